@@ -1,0 +1,228 @@
+// citesearch reader widget: the search box in the page header.
+// Nothing heavy loads until the box is first focused (or the URL has `?q=`);
+// the widget finds every file relative to its own URL.
+
+import { createEngine, LoadError } from "./widget-engine.js";
+import { highlightLanding } from "./widget-landing.js";
+import { renderResults, statusText } from "./widget-view.js";
+
+const QUERY_PARAM = "q";
+const ALL_LANGUAGES = "*";
+const DEBOUNCE_MS = 120;
+const LIMIT = 10;
+
+const engine = createEngine(import.meta.url);
+
+function isEditable(target) {
+  return target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+}
+
+function languageName(lang) {
+  try {
+    return new Intl.DisplayNames([lang], { type: "language" }).of(lang);
+  } catch {
+    return lang;
+  }
+}
+
+function button(label, onClick) {
+  const node = document.createElement("button");
+  node.type = "button";
+  node.textContent = label;
+  node.addEventListener("click", onClick);
+  return node;
+}
+
+function mountWidget(box) {
+  const input = box.querySelector("input");
+  const select = box.querySelector("select");
+  const panel = box.querySelector(".citesearch-panel");
+  const status = box.querySelector("[role=status]");
+  const retry = box.querySelector(".citesearch-retry");
+  const listbox = box.querySelector("[role=listbox]");
+  let loading = null;
+  let languages = [];
+  let timer = 0;
+  let latest = 0; // only the newest search may render
+  let active = -1;
+
+  const options = () => [...listbox.querySelectorAll("[role=option]")];
+
+  function open(visible) {
+    panel.hidden = !visible;
+    input.setAttribute("aria-expanded", String(visible && options().length > 0));
+  }
+
+  function activate(index) {
+    const all = options();
+    all.forEach((node, i) => node.setAttribute("aria-selected", String(i === index)));
+    active = index;
+    if (index < 0 || !all[index]) {
+      input.removeAttribute("aria-activedescendant");
+      return;
+    }
+    input.setAttribute("aria-activedescendant", all[index].id);
+    all[index].scrollIntoView({ block: "nearest" });
+  }
+
+  function say(message) {
+    status.textContent = message;
+    open(true);
+  }
+
+  function ensureLoaded() {
+    loading ??= engine.manifest().then((manifest) => {
+      languages = Object.keys(manifest.languages);
+      const pageLang = box.dataset.pageLang || document.documentElement.lang;
+      const start = languages.includes(pageLang) ? pageLang : manifest.default_lang;
+      if (languages.length > 1) {
+        select.replaceChildren(
+          ...languages.map((lang) => new Option(languageName(lang), lang, false, lang === start)),
+          new Option("All languages", ALL_LANGUAGES)
+        );
+        select.hidden = false;
+      } else {
+        select.replaceChildren(new Option(languageName(start), start, true, true));
+      }
+      select.value = start;
+      return engine.modules();
+    });
+    loading.catch(() => (loading = null)); // let a later focus retry
+    return loading;
+  }
+
+  function chosenLanguages() {
+    return select.value === ALL_LANGUAGES ? languages : [select.value];
+  }
+
+  function writeUrl(text) {
+    const url = new URL(location.href);
+    if (text) url.searchParams.set(QUERY_PARAM, text);
+    else url.searchParams.delete(QUERY_PARAM);
+    history.replaceState(history.state, "", url);
+  }
+
+  function offerRetries(answer) {
+    const offers = [];
+    if (languages.length > 1 && select.value !== ALL_LANGUAGES) {
+      offers.push(
+        button("Search all languages", () => {
+          select.value = ALL_LANGUAGES;
+          search();
+        })
+      );
+    }
+    if (!answer.fuzzy) offers.push(button("Try close spellings", () => search({ fuzzy: true })));
+    retry.replaceChildren(...offers);
+    retry.hidden = offers.length === 0;
+  }
+
+  async function search({ fuzzy = false } = {}) {
+    const text = input.value.trim();
+    const ticket = ++latest;
+    writeUrl(text);
+    if (!text) {
+      listbox.replaceChildren();
+      retry.hidden = true;
+      status.textContent = "";
+      activate(-1);
+      open(false);
+      return;
+    }
+    try {
+      await ensureLoaded();
+      // Prefix-match the last word while it is being typed.
+      const prefix = !/\s$/.test(input.value);
+      const answer = await engine.search(text, { langs: chosenLanguages(), limit: LIMIT, prefix, fuzzy });
+      if (ticket !== latest) return;
+      activate(-1);
+      if (answer.status === "insufficient") {
+        listbox.replaceChildren();
+        offerRetries(answer);
+        say(statusText(answer, 0));
+      } else {
+        retry.hidden = true;
+        say(statusText(answer, renderResults(listbox, answer)));
+      }
+      box.dataset.citesearchQuery = text; // lets tests and scripts wait for results
+    } catch (error) {
+      if (ticket !== latest) return;
+      listbox.replaceChildren();
+      retry.hidden = true;
+      say(failureText(error));
+      if (!(error instanceof LoadError)) console.error(error);
+    }
+  }
+
+  function failureText(error) {
+    const reason = error instanceof LoadError ? error.message : "an unexpected error";
+    const hint = location.protocol === "file:" ? " Pages opened from disk cannot load it: serve the site over HTTP." : "";
+    return `Search is unavailable: ${reason}.${hint}`;
+  }
+
+  function follow(index) {
+    const link = options()[index]?.querySelector("a");
+    if (link) location.assign(link.href);
+  }
+
+  input.addEventListener("focus", () => {
+    ensureLoaded().catch((error) => say(failureText(error)));
+    if (input.value.trim() && (listbox.childElementCount || status.textContent)) open(true);
+  });
+  input.addEventListener("input", () => {
+    clearTimeout(timer);
+    timer = setTimeout(search, DEBOUNCE_MS);
+  });
+  select.addEventListener("change", () => search());
+  input.addEventListener("keydown", (event) => {
+    const count = options().length;
+    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      event.preventDefault();
+      if (!count) return;
+      open(true);
+      const step = event.key === "ArrowDown" ? 1 : -1;
+      activate(active < 0 && step < 0 ? count - 1 : (active + step + count) % count);
+    } else if (event.key === "Enter") {
+      event.preventDefault();
+      clearTimeout(timer);
+      if (active >= 0) follow(active);
+      else if (count && !panel.hidden) follow(0);
+      else search();
+    } else if (event.key === "Escape") {
+      if (!panel.hidden) {
+        event.preventDefault();
+        activate(-1);
+        open(false);
+      }
+    }
+  });
+  listbox.addEventListener("mousemove", (event) => {
+    const option = event.target.closest("[role=option]");
+    if (option) activate(options().indexOf(option));
+  });
+  document.addEventListener("click", (event) => {
+    if (!box.contains(event.target)) open(false);
+  });
+  document.addEventListener("keydown", (event) => {
+    const commandK = (event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "k";
+    const slash = event.key === "/" && !event.ctrlKey && !event.metaKey && !event.altKey && !isEditable(event.target);
+    if (commandK || slash) {
+      event.preventDefault();
+      input.focus();
+      input.select();
+    }
+  });
+
+  box.dataset.ready = "";
+  const shared = new URL(location.href).searchParams.get(QUERY_PARAM);
+  if (shared) {
+    input.value = shared;
+    search();
+  }
+}
+
+const box = document.querySelector("[data-citesearch]");
+if (box) mountWidget(box);
+highlightLanding(document.querySelector("#content") || document.body, location.href, engine.modules).catch((error) =>
+  console.warn("citesearch: could not highlight the passage:", error)
+);

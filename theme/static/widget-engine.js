@@ -1,0 +1,140 @@
+// The search half of the widget: loads the site's search files and the
+// contract modules (analyzer.js, query.js, quote.js), and answers a query with
+// the same ranked refs and quotes as `citesearch search --json`.
+// Everything here is fetched lazily, once, relative to the widget's own URL.
+
+const VENDOR_SCRIPTS = ["vendor/lunr.js", "vendor/lunr.stemmer.support.js", "vendor/lunr.ru.js"];
+export const FORMAT_VERSION = 1;
+
+export class LoadError extends Error {}
+
+function loadScript(url) {
+  return new Promise((resolve, reject) => {
+    const script = document.createElement("script");
+    script.src = url;
+    script.onload = resolve;
+    script.onerror = () => reject(new LoadError(`could not load ${url}`));
+    document.head.append(script);
+  });
+}
+
+async function fetchJson(url) {
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (error) {
+    throw new LoadError(`could not fetch ${url} (${error.message})`);
+  }
+  if (!response.ok) throw new LoadError(`could not fetch ${url} (HTTP ${response.status})`);
+  return response.json();
+}
+
+// Remembers a promise per key; a failed load is forgotten so it can be retried.
+function once(cache, key, load) {
+  if (!cache.has(key)) {
+    const promise = load();
+    cache.set(key, promise);
+    promise.catch(() => cache.delete(key));
+  }
+  return cache.get(key);
+}
+
+export function createEngine(assetsUrl) {
+  const searchUrl = new URL("../search/", assetsUrl);
+  const siteUrl = new URL("../", assetsUrl);
+  const cache = new Map();
+
+  const manifest = () =>
+    once(cache, "manifest", async () => {
+      const data = await fetchJson(new URL("manifest.json", searchUrl));
+      if (data.format !== FORMAT_VERSION) {
+        throw new LoadError(`search index format ${data.format} is not supported (widget reads format ${FORMAT_VERSION})`);
+      }
+      return data;
+    });
+
+  const modules = () =>
+    once(cache, "modules", async () => {
+      for (const path of VENDOR_SCRIPTS) {
+        // lunr.js and its plugins are classic scripts that attach to window.lunr.
+        await loadScript(new URL(path, assetsUrl));
+      }
+      const [analyzerModule, query, quote] = await Promise.all(
+        ["analyzer.js", "query.js", "quote.js"].map((name) =>
+          import(new URL(name, assetsUrl)).catch((error) => {
+            throw new LoadError(`could not load ${name} (${error.message})`);
+          })
+        )
+      );
+      const lunr = window.lunr;
+      return { lunr, analyzer: analyzerModule.createAnalyzer(lunr), query, quote };
+    });
+
+  const shard = (lang) =>
+    once(cache, `shard:${lang}`, async () => {
+      const [{ lunr }, data] = await Promise.all([modules(), manifest()]);
+      const files = data.languages[lang];
+      if (!files) throw new LoadError(`the site has no search index for language "${lang}"`);
+      const [index, table] = await Promise.all([
+        fetchJson(new URL(files.index, searchUrl)),
+        fetchJson(new URL(files.chunks, searchUrl)),
+      ]);
+      return { lang, index: lunr.Index.load(index), docs: table.docs, chunks: table.chunks };
+    });
+
+  const texts = (doc) => once(cache, `text:${doc.text}`, () => fetchJson(new URL(doc.text, searchUrl)));
+
+  // Loads everything a search in `langs` needs and warns once when the index
+  // was built by another analyzer than the one this page runs.
+  async function prepare(langs) {
+    const [data, mods] = await Promise.all([manifest(), modules()]);
+    const built = data.analyzer || {};
+    if (!cache.has("checked") && (built.name !== mods.analyzer.name || built.version !== mods.analyzer.version)) {
+      console.warn(
+        `citesearch: index built with analyzer ${built.name} ${built.version}, ` +
+          `page runs ${mods.analyzer.name} ${mods.analyzer.version}; results may be incomplete`
+      );
+    }
+    cache.set("checked", true);
+    return { mods, shards: await Promise.all(langs.map(shard)) };
+  }
+
+  // Ranked hits of every shard; across languages by score desc, then language
+  // order, then numeric ref (the same order inside one shard as query.run).
+  function rank(mods, shards, text, options) {
+    const ranked = [];
+    let fuzzy = false;
+    for (const shard of shards) {
+      const found = mods.query.run(mods.lunr, shard.index, mods.analyzer, text, options);
+      fuzzy = fuzzy || found.fuzzy;
+      for (const hit of found.hits) ranked.push({ shard, ref: hit.ref, score: hit.score });
+    }
+    if (shards.length > 1) ranked.sort((a, b) => b.score - a.score);
+    return { ranked, fuzzy };
+  }
+
+  async function search(text, { langs, limit = 10, prefix = false, fuzzy: forceFuzzy = false } = {}) {
+    const { mods, shards } = await prepare(langs);
+    const { ranked, fuzzy } = rank(mods, shards, text, { prefix, fuzzy: forceFuzzy });
+    const shown = ranked.slice(0, limit).map(({ shard, ref, score }) => {
+      const [docIndex, anchor, heading] = shard.chunks[Number(ref)];
+      const doc = shard.docs[docIndex];
+      return { ref: `${doc.id}#${anchor}`, doc, anchor, heading, lang: shard.lang, score };
+    });
+    const bodies = await Promise.all(shown.map((result) => texts(result.doc)));
+    const results = shown.map((result, i) => {
+      const chunkText = bodies[i].chunks[result.anchor] || "";
+      const quoted = mods.quote.quote(mods.analyzer, chunkText, text);
+      return {
+        ...result,
+        url: new URL(result.doc.url, siteUrl).href,
+        quote: quoted ? quoted.sentence : null,
+        marks: quoted ? quoted.marks : [],
+      };
+    });
+    const status = results.some((result) => result.quote !== null) ? "supported" : "insufficient";
+    return { query: text, status, fuzzy, results, total: ranked.length };
+  }
+
+  return { manifest, modules, search };
+}
