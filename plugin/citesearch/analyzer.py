@@ -1,0 +1,172 @@
+"""The analyzer: text → index terms, identical to ``theme/static/analyzer.js``.
+
+The contract, step by step (the JavaScript module follows the same steps):
+
+1. **Normalise** each *segment* (a character and the combining marks that
+   follow it) with NFKC, then casefold, then lower-case, then ``ё`` → ``е``.
+   Working per segment keeps a map from every normalised character back to
+   the original text, so callers can highlight the original characters.
+   (``casefold`` alone can leave upper-case letters — Cherokee folds to
+   upper case — and lunr.py's Tokenizer would lower-case them again.)
+2. **Split** the normalised text into runs of letters and digits
+   (``[^\\W_]`` here, ``[\\p{L}\\p{N}]`` in JavaScript); everything else,
+   underscore included, separates.  A run is then cut where the script
+   class changes, so ``query-параметры`` and ``使用Pydantic模型`` yield one
+   piece per script.
+3. **Terms** per piece: Cyrillic → Russian Snowball; CJK ideographs →
+   overlapping character bigrams (a lone ideograph stays a unigram); any
+   other piece (Latin, digits, …) → lunr.js's English stemmer exactly.
+
+No stop words: the same list would have to live on both sides, and lunr's
+scoring already discounts frequent terms.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+import snowballstemmer
+
+from . import stemmer_en
+
+NAME = "citesearch-multilingual"
+VERSION = "1"
+
+# Han ideographs (unified, extensions A–H, compatibility) plus 々 and 〇.
+CJK_RANGES = "\u3005\u3007\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U000323af"
+CYRILLIC_RANGES = "\u0400-\u052f\u1c80-\u1c8f\u1d2b\u1d78\ua640-\ua69f"
+
+_RUN = re.compile(r"[^\W_]+")
+_PIECE = re.compile(
+    f"(?P<cjk>[{CJK_RANGES}]+)|(?P<cyrillic>[{CYRILLIC_RANGES}]+)"
+    f"|(?P<other>[^{CJK_RANGES}{CYRILLIC_RANGES}]+)"
+)
+
+
+@dataclass(frozen=True)
+class Word:
+    """A word of the original text: ``text[start:end]`` and its terms."""
+
+    start: int
+    end: int
+    terms: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One script's share of a run of letters and digits, normalised."""
+
+    start: int  # offsets into the original text
+    end: int
+    kind: str  # "cjk", "cyrillic" or "other"
+    text: str  # normalised
+    run: int  # index of the run it belongs to (one query "word")
+
+
+@lru_cache(maxsize=65536)
+def _fold_segment(segment: str) -> str:
+    folded = unicodedata.normalize("NFKC", segment).casefold().lower()
+    return folded.replace("ё", "е")
+
+
+@lru_cache(maxsize=4096)
+def _is_mark(char: str) -> bool:
+    return unicodedata.category(char)[0] == "M"
+
+
+def _segments(text: str):
+    """(start, end) of each character with its following combining marks."""
+    start = 0
+    for i in range(1, len(text)):
+        if not _is_mark(text[i]):
+            yield start, i
+            start = i
+    if text:
+        yield start, len(text)
+
+
+def _normalise_with_map(text: str) -> tuple[str, list[int] | None, list[int] | None]:
+    """The normalised text and, per normalised character, its original span."""
+    if text.isascii():  # NFKC and casefold are plain lower() here
+        return text.lower(), None, None
+    parts: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    for start, end in _segments(text):
+        folded = _fold_segment(text[start:end])
+        parts.append(folded)
+        starts.extend([start] * len(folded))
+        ends.extend([end] * len(folded))
+    return "".join(parts), starts, ends
+
+
+def normalize(text: str) -> str:
+    """Step 1 of the contract alone (exposed for the parity tests)."""
+    return _normalise_with_map(text)[0]
+
+
+def _raw_pieces(text: str):
+    """Steps 1 and 2: (kind, normalised piece, run index, original span of a
+    slice of the normalised text)."""
+    norm, starts, ends = _normalise_with_map(text)
+
+    def span(a: int, b: int) -> tuple[int, int]:
+        if starts is None or ends is None:
+            return a, b
+        return starts[a], ends[b - 1]
+
+    for run_index, run in enumerate(_RUN.finditer(norm)):
+        for m in _PIECE.finditer(run.group()):
+            yield m.lastgroup or "other", m.group(), run_index, run.start() + m.start(), span
+
+
+def pieces(text: str) -> list[Piece]:
+    """The normalised pieces of ``text`` with their original offsets."""
+    result = []
+    for kind, piece, run_index, a, span in _raw_pieces(text):
+        start, end = span(a, a + len(piece))
+        result.append(Piece(start, end, kind, piece, run_index))
+    return result
+
+
+_russian = snowballstemmer.stemmer("russian")
+
+
+@lru_cache(maxsize=65536)
+def stem(piece: str, kind: str) -> str:
+    """The term of a Cyrillic or other (non-CJK) piece."""
+    term = _russian.stemWord(piece) if kind == "cyrillic" else stemmer_en.stem(piece)
+    return term or piece
+
+
+def bigrams(piece: str) -> list[str]:
+    """Overlapping character bigrams; a lone character stays a unigram."""
+    if len(piece) == 1:
+        return [piece]
+    return [piece[i : i + 2] for i in range(len(piece) - 1)]
+
+
+def words(text: str) -> list[Word]:
+    """The words of ``text`` in order, with offsets into ``text``.
+
+    A CJK piece gives one word per bigram (overlapping), so a quote can
+    highlight just the characters that match.
+    """
+    result = []
+    for kind, piece, _, a, span in _raw_pieces(text):
+        if kind != "cjk":
+            result.append(Word(*span(a, a + len(piece)), (stem(piece, kind),)))
+        elif len(piece) == 1:
+            result.append(Word(*span(a, a + 1), (piece,)))
+        else:
+            for i in range(len(piece) - 1):
+                result.append(Word(*span(a + i, a + i + 2), (piece[i : i + 2],)))
+    return result
+
+
+def analyze(text: str) -> list[str]:
+    """The index terms of ``text`` in order, duplicates kept."""
+    return [t for w in words(text) for t in w.terms]

@@ -1,0 +1,10 @@
+// Loads the vendored lunr.js 2.3.9 and lunr-languages' Russian stemmer in
+// Node exactly as the browser does (classic scripts on one lunr object).
+const path = require("node:path");
+
+const vendor = path.join(__dirname, "..", "..", "theme", "static", "vendor");
+const lunr = require(path.join(vendor, "lunr.js"));
+require(path.join(vendor, "lunr.stemmer.support.js"))(lunr);
+require(path.join(vendor, "lunr.ru.js"))(lunr);
+
+module.exports = lunr;
