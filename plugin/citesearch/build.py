@@ -1,0 +1,158 @@
+"""The pipeline, top to bottom: load -> parse (and chunk) -> render -> index -> write."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+from . import __version__
+from .check import check_aliases, check_links, check_nav, output_paths
+from .config import Config, load_config
+from .errors import ContentError, Problem, UsageError
+from .index import build_search_files
+from .load import load_documents
+from .model import EDITOR, PUBLIC, Document, ParsedDocument
+from .parse import Parser
+from .render import Renderer, build_nav, sitemap, static_files, theme_dir
+from .write import output_lock, write_site
+
+ROLES = (PUBLIC, EDITOR)
+DEFAULT_OUT = {PUBLIC: "site", EDITOR: "site-editor"}
+
+# Called as progress(stage, done, total) while documents are parsed.
+Progress = Callable[[str, int, int], None]
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    out: Path
+    role: str
+    documents: int
+    chunks: int
+    index_bytes: int
+    warnings: tuple[Problem, ...]
+    seconds: float
+    files: int = 0
+
+
+@dataclass(frozen=True)
+class Assembled:
+    """A whole site in memory: what ``write`` puts on disk."""
+
+    files: dict[str, bytes | Path]
+    pages: tuple[ParsedDocument, ...]
+    warnings: tuple[Problem, ...]
+    errors: tuple[Problem, ...] = field(default=())
+
+
+def default_out(content_dir: Path, role: str) -> Path:
+    return Path(DEFAULT_OUT[role])
+
+
+def assemble(
+    content_dir: Path,
+    config: Config,
+    role: str = PUBLIC,
+    *,
+    theme: Path | None = None,
+    extra_head: str = "",
+    progress: Progress | None = None,
+    parse: Callable[[Sequence[Document], Parser], list[ParsedDocument]] | None = None,
+) -> Assembled:
+    """Load, parse, check, render and index everything; nothing touches the output folder."""
+    if role not in ROLES:
+        raise UsageError(f"unknown role '{role}' (choose public or editor)")
+    theme = theme or theme_dir()
+    loaded = load_documents(content_dir, config)
+    errors = list(loaded.errors)
+    warnings = list(loaded.warnings)
+
+    included = [d for d in loaded.documents if role == EDITOR or not d.is_editor_only]
+    hidden = [d for d in loaded.documents if d not in included]
+    nav_errors, nav_warnings = check_nav(config, [d for d in loaded.documents])
+    errors += nav_errors
+    warnings += nav_warnings
+
+    parser = Parser(config, {d.rel_path: d.url for d in included})
+    pages = (parse or parse_all)(included, parser, progress)
+    link_errors, link_warnings = check_links(pages, hidden)
+    errors += link_errors
+    warnings += link_warnings
+
+    taken = output_paths(pages) | {"index.html", "404.html", "sitemap.xml"}
+    redirects, alias_errors = check_aliases(pages, taken)
+    errors += alias_errors
+    if errors:
+        return Assembled({}, tuple(pages), tuple(sorted(warnings)), tuple(sorted(errors)))
+
+    renderer = Renderer(config, theme, editor=role == EDITOR, extra_head=extra_head)
+    nav = build_nav(pages, config)
+    files: dict[str, bytes | Path] = {}
+    for page in pages:
+        files[page.doc.url] = renderer.page(page, nav)
+    if "index.html" not in files:
+        files["index.html"] = renderer.home(nav)
+    if "404.html" not in files:
+        files["404.html"] = renderer.not_found()
+    for path, page in sorted(redirects.items()):
+        files[path] = renderer.redirect(path, page.doc.url, page.title)
+    files["sitemap.xml"] = sitemap(sorted(p.doc.url for p in pages), config.base_url)
+    for name, source in static_files(theme).items():
+        files[f"assets/{name}"] = source
+    generator = {"name": "citesearch", "version": __version__}
+    files.update(build_search_files(pages, config.lang, generator))
+    for rel, source in loaded.assets:
+        if rel in files:
+            errors.append(Problem(rel, 1, f"file collides with the generated {rel}"))
+        else:
+            files[rel] = source
+    return Assembled(files, tuple(pages), tuple(sorted(warnings)), tuple(sorted(errors)))
+
+
+def parse_all(documents: Sequence[Document], parser: Parser, progress: Progress | None = None) -> list[ParsedDocument]:
+    pages = []
+    for i, doc in enumerate(documents):
+        pages.append(parser.parse(doc))
+        if progress:
+            progress("parse", i + 1, len(documents))
+    return pages
+
+
+def build(
+    content_dir: Path | str = ".",
+    out: Path | str | None = None,
+    *,
+    role: str = PUBLIC,
+    strict: bool = False,
+    progress: Progress | None = None,
+) -> BuildResult:
+    """Build the site; raise ContentError (and write nothing) when the content has errors."""
+    started = time.perf_counter()
+    content_dir = Path(content_dir)
+    if not content_dir.is_dir():
+        raise UsageError(f"content folder not found: {content_dir}")
+    if role not in ROLES:
+        raise UsageError(f"unknown role '{role}' (choose public or editor)")
+    config = load_config(content_dir)
+    out = Path(out) if out is not None else default_out(content_dir, role)
+    assembled = assemble(content_dir, config, role, progress=progress)
+    problems = list(assembled.errors)
+    if strict:
+        problems += [Problem(w.path, w.line, f"{w.message} (warning, --strict)") for w in assembled.warnings]
+    if problems:
+        raise ContentError(problems)
+    with output_lock(out):
+        write_site(assembled.files, out)
+    search_bytes = sum(len(d) for p, d in assembled.files.items() if p.startswith("search/") and isinstance(d, bytes))
+    return BuildResult(
+        out=out,
+        role=role,
+        documents=len(assembled.pages),
+        chunks=sum(len(p.chunks) for p in assembled.pages),
+        index_bytes=search_bytes,
+        warnings=assembled.warnings,
+        seconds=time.perf_counter() - started,
+        files=len(assembled.files),
+    )

@@ -1,0 +1,104 @@
+"""Command line: the only place that prints messages and chooses exit codes."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from . import __version__
+from .errors import CitesearchError, ContentError
+
+EXIT_OK, EXIT_CONTENT, EXIT_USAGE = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # usage errors exit 2 with one clear line
+        self.print_usage(sys.stderr)
+        print(f"citesearch: error: {message}", file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
+
+
+def make_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="citesearch", description="Static sites with cited-snippet search.")
+    parser.add_argument("--version", action="version", version=f"citesearch {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    build = commands.add_parser("build", help="build the site from a folder of Markdown")
+    build.add_argument("dir", nargs="?", default=".", type=Path, help="content folder (default: .)")
+    build.add_argument("--out", type=Path, help="output folder (default: site, or site-editor for --role editor)")
+    build.add_argument("--role", choices=("public", "editor"), default="public")
+    build.add_argument("--strict", action="store_true", help="treat every warning as an error")
+    build.add_argument("--no-cache", action="store_true", help="ignore the build cache and rebuild everything")
+
+    serve = commands.add_parser("serve", help="preview locally with live reload")
+    serve.add_argument("dir", nargs="?", default=".", type=Path)
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--role", choices=("public", "editor"), default="editor")
+
+    search = commands.add_parser("search", help="search a built site like a reader")
+    search.add_argument("query")
+    search.add_argument("--site", type=Path, default=Path("site"))
+    search.add_argument("--json", action="store_true", help="print the answer as JSON")
+    search.add_argument("--limit", type=int, default=10)
+    search.add_argument("--lang", help="search only documents in this language")
+    search.add_argument("--exact", action="store_true", help="do not treat the last word as a prefix")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = make_parser().parse_args(argv)
+    try:
+        return {"build": _build, "serve": _serve, "search": _search}[args.command](args)
+    except ContentError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        print(f"citesearch: {len(exc.problems)} error(s); nothing was written", file=sys.stderr)
+        return EXIT_CONTENT
+    except CitesearchError as exc:
+        print(f"citesearch: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        return 130
+
+
+def _build(args) -> int:
+    from .build import build
+    from .progress import terminal_progress
+
+    with terminal_progress(sys.stderr) as progress:
+        result = build(args.dir, args.out, role=args.role, strict=args.strict, progress=progress)
+    for warning in result.warnings:
+        print(f"{warning} (warning)", file=sys.stderr)
+    print(
+        f"citesearch: built {result.documents} documents, {result.chunks} chunks, "
+        f"search index {result.index_bytes / 1024:.0f} KiB, {len(result.warnings)} warnings "
+        f"-> {result.out} in {result.seconds:.2f}s",
+        file=sys.stderr,
+    )
+    return EXIT_OK
+
+
+def _serve(args) -> int:
+    from .serve import serve
+
+    return serve(args.dir, host=args.host, port=args.port, role=args.role)
+
+
+def _search(args) -> int:
+    from .search import SiteSearch
+
+    if args.limit < 1:
+        print("citesearch: error: --limit must be at least 1", file=sys.stderr)
+        return EXIT_USAGE
+    answer = SiteSearch(args.site).search(args.query, limit=args.limit, lang=args.lang, prefix=not args.exact)
+    if args.json:
+        print(answer.to_json())
+        return EXIT_OK
+    print(answer.message)
+    for result in answer.results:
+        print(f"\n{' › '.join(result.heading)}  [{result.url}]")
+        print(f"  {result.quote}" if result.quote else "  (no sentence quotes the query)")
+    return EXIT_OK

@@ -1,0 +1,112 @@
+"""citesearch.yml: one validated, frozen configuration object."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from .errors import ConfigError
+
+CONFIG_NAME = "citesearch.yml"
+LANG_RE = re.compile(r"^[a-z]{2,3}(-[a-z0-9]{2,8})*$")
+
+
+@dataclass(frozen=True)
+class NavEntry:
+    path: str  # content-relative, posix, ends in .md
+    title: str | None = None
+
+
+@dataclass(frozen=True)
+class Config:
+    """Every option, with its default and what it does."""
+
+    #: Site title shown in every page header.
+    title: str = "Documentation"
+    #: Language of documents that do not set ``lang``.
+    lang: str = "en"
+    #: Absolute URL the site is published at; used for sitemap.xml and canonical links.
+    base_url: str = ""
+    #: Characters a chunk may hold before the next block starts a new chunk.
+    chunk_budget: int = 600
+    #: Ordered navigation; also the manifest of files that must exist.
+    nav: tuple[NavEntry, ...] | None = None
+    #: Where the config came from (None: defaults).
+    source: Path | None = field(default=None, compare=False)
+
+
+_KEYS = ("title", "lang", "base_url", "chunk_budget", "nav")
+
+
+def load_config(content_dir: Path) -> Config:
+    """Read ``citesearch.yml`` from the content folder; defaults when absent."""
+    path = content_dir / CONFIG_NAME
+    if not path.is_file():
+        return Config()
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not valid UTF-8 (byte {exc.start})") from exc
+    except yaml.YAMLError as exc:
+        line = getattr(getattr(exc, "problem_mark", None), "line", -1) + 1
+        raise ConfigError(f"{path}:{max(line, 1)}: invalid YAML: {getattr(exc, 'problem', exc)}") from exc
+    return parse_config(raw, path)
+
+
+def parse_config(raw: object, path: Path) -> Config:
+    if raw is None:
+        return Config(source=path)
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{path}: expected a mapping of options, got {type(raw).__name__}")
+    problems = []
+    for key in raw:
+        if key not in _KEYS:
+            hint = difflib.get_close_matches(str(key), _KEYS, n=1)
+            suggestion = f" (did you mean '{hint[0]}'?)" if hint else f" (known options: {', '.join(_KEYS)})"
+            problems.append(f"unknown option '{key}'{suggestion}")
+    values: dict[str, object] = {}
+    for key in ("title", "lang", "base_url"):
+        if key in raw:
+            if not isinstance(raw[key], str):
+                problems.append(f"'{key}' must be a string, got {type(raw[key]).__name__}")
+            else:
+                values[key] = raw[key]
+    if "lang" in values and not LANG_RE.match(str(values["lang"])):
+        problems.append(f"'lang' must be a lowercase language code like 'en' or 'zh', got '{values['lang']}'")
+    if "base_url" in values and values["base_url"] and not re.match(r"^https?://", str(values["base_url"])):
+        problems.append(f"'base_url' must start with http:// or https://, got '{values['base_url']}'")
+    if "chunk_budget" in raw:
+        budget = raw["chunk_budget"]
+        if isinstance(budget, bool) or not isinstance(budget, int) or budget < 50:
+            problems.append(f"'chunk_budget' must be a whole number of at least 50, got {budget!r}")
+        else:
+            values["chunk_budget"] = budget
+    if "nav" in raw:
+        nav, nav_problems = _parse_nav(raw["nav"])
+        problems.extend(nav_problems)
+        values["nav"] = nav
+    if problems:
+        raise ConfigError("\n".join(f"{path}: {p}" for p in problems))
+    if values.get("base_url"):
+        values["base_url"] = str(values["base_url"]).rstrip("/") + "/"
+    return Config(source=path, **values)  # type: ignore[arg-type]
+
+
+def _parse_nav(raw: object) -> tuple[tuple[NavEntry, ...], list[str]]:
+    if not isinstance(raw, list):
+        return (), [f"'nav' must be a list of .md paths, got {type(raw).__name__}"]
+    entries, problems = [], []
+    for item in raw:
+        title = None
+        if isinstance(item, dict) and len(item) == 1:
+            (title, item), = item.items()
+            title = str(title)
+        if not isinstance(item, str) or not item.endswith(".md"):
+            problems.append(f"'nav' entries must be .md paths (or {{Title: path.md}}), got {item!r}")
+            continue
+        entries.append(NavEntry(path=item.removeprefix("./"), title=title))
+    return tuple(entries), problems

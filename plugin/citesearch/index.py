@@ -1,0 +1,109 @@
+"""Index: chunks -> lunr.js-compatible index shards, chunk tables and texts, per language."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from lunr.builder import Builder
+
+from . import analyzer, contract
+from .model import Chunk, ParsedDocument
+
+
+def dumps(data: object) -> bytes:
+    """Compact, deterministic JSON as UTF-8 bytes."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def build_lunr_index(chunks: Sequence[Chunk]) -> dict:
+    """A lunr.js 2.3.9 serialized index; the ref of ``chunks[i]`` is ``str(i)``.
+
+    Terms come from our analyzer, so lunr's own pipelines stay empty and the
+    browser runs the very same analysis before querying.
+    """
+    builder = Builder()
+    builder.ref("ref")
+    for field in contract.FIELDS:
+        builder.field(field, boost=contract.FIELD_BOOSTS[field])
+    for i, chunk in enumerate(chunks):
+        builder.add(
+            {
+                "ref": str(i),
+                "title": analyzer.analyze(chunk.heading_path[0]),
+                "heading": analyzer.analyze(chunk.heading_text),
+                "body": analyzer.analyze(chunk.text),
+            }
+        )
+    serialized = builder.build().serialize()
+    # lunr.py sorts terms by code point; lunr.js inserts them into its token set
+    # in UTF-16 order and throws "Out of order word insertion" otherwise.
+    serialized["invertedIndex"].sort(key=lambda entry: entry[0].encode("utf-16-be"))
+    return serialized
+
+
+@dataclass(frozen=True)
+class LanguageShard:
+    lang: str
+    files: dict[str, bytes]  # search-relative path -> bytes
+    entry: dict  # this language's entry in the manifest
+
+
+def build_shard(lang: str, pages: Iterable[ParsedDocument]) -> LanguageShard:
+    """Index, chunk table and per-document texts of one language."""
+    files: dict[str, bytes] = {}
+    docs, table, chunks = [], [], []
+    for page in pages:
+        indexed = [c for c in page.chunks if c.text]
+        text = dumps({"doc": page.doc.id, "chunks": {c.anchor: c.text for c in indexed}})
+        text_name = contract.text_name(digest(text))
+        files[text_name] = text
+        doc_index = len(docs)
+        docs.append({"id": page.doc.id, "title": page.title, "url": page.doc.url, "text": text_name})
+        for chunk in indexed:
+            table.append([doc_index, chunk.anchor, list(chunk.heading_path)])
+            chunks.append(chunk)
+    index_bytes = dumps(build_lunr_index(chunks))
+    table_bytes = dumps({"docs": docs, "chunks": table})
+    index_name = contract.index_name(lang, digest(index_bytes))
+    table_name = contract.chunks_name(lang, digest(table_bytes))
+    files[index_name] = index_bytes
+    files[table_name] = table_bytes
+    entry = {
+        "index": index_name,
+        "chunks": table_name,
+        "documents": len(docs),
+        "chunks_count": len(chunks),
+    }
+    return LanguageShard(lang, files, entry)
+
+
+def build_search_files(pages: Sequence[ParsedDocument], default_lang: str, generator: dict) -> dict[str, bytes]:
+    """Every file of ``site/search/``, keyed by path relative to the site root."""
+    by_lang: dict[str, list[ParsedDocument]] = {}
+    for page in pages:
+        by_lang.setdefault(page.doc.lang, []).append(page)
+    shards = [build_shard(lang, by_lang[lang]) for lang in sorted(by_lang)]
+    files: dict[str, bytes] = {}
+    for shard in shards:
+        files.update(shard.files)
+    revision = hashlib.sha256()
+    for name in sorted(files):
+        revision.update(name.encode() + b"\0" + files[name])
+    manifest = {
+        "format": contract.FORMAT_VERSION,
+        "revision": revision.hexdigest()[: contract.HASH_LENGTH],
+        "generator": generator,
+        "analyzer": {"name": analyzer.NAME, "version": analyzer.VERSION},
+        "fields": list(contract.FIELDS),
+        "default_lang": default_lang,
+        "languages": {shard.lang: shard.entry for shard in shards},
+    }
+    files[contract.MANIFEST_NAME] = json.dumps(manifest, ensure_ascii=False, indent=1).encode("utf-8")
+    return {f"{contract.SEARCH_DIR}/{name}": data for name, data in files.items()}

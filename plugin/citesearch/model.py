@@ -1,0 +1,91 @@
+"""The plain data the pipeline stages hand to each other."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Mapping
+
+PUBLIC = "public"
+EDITOR = "editor"
+VISIBILITIES = (PUBLIC, EDITOR)
+
+
+@dataclass(frozen=True)
+class Document:
+    """A Markdown source after loading: front matter read and validated."""
+
+    id: str
+    source: Path  # absolute path of the .md file
+    rel_path: str  # content-relative posix path, as shown in messages
+    body: str  # Markdown after the front matter
+    body_line: int  # 1-based line of the source where ``body`` starts
+    lang: str
+    visibility: str
+    title: str | None  # from front matter; None means "derive from the first H1"
+    description: str = ""
+    aliases: tuple[str, ...] = ()
+    meta: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
+
+    @property
+    def url(self) -> str:
+        """Site-relative URL of the page."""
+        return page_url(self.id)
+
+    @property
+    def is_editor_only(self) -> bool:
+        return self.visibility == EDITOR
+
+
+def page_url(doc_id: str) -> str:
+    return f"{doc_id}.html"
+
+
+@dataclass(frozen=True)
+class Heading:
+    level: int
+    id: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One citable passage: whole consecutive blocks of one section."""
+
+    doc_id: str
+    anchor: str
+    heading_path: tuple[str, ...]  # (title, H2, H3, ...)
+    text: str  # whitespace-normalised plain text
+    lang: str
+    heading_text: str = ""  # the headings of the path below the title, for the index
+
+
+@dataclass(frozen=True)
+class Link:
+    """A link from one document to another document (or to itself)."""
+
+    href: str
+    target: str | None  # content-relative path of the target .md; None = same page
+    fragment: str
+
+
+@dataclass(frozen=True)
+class ParsedDocument:
+    """A document after Markdown: its HTML body, headings, chunks and links."""
+
+    doc: Document
+    title: str
+    html: str
+    headings: tuple[Heading, ...]
+    chunks: tuple[Chunk, ...]
+    links: tuple[Link, ...]
+    ids: frozenset[str]  # every element id in the body, for anchor checks
+
+
+@dataclass(frozen=True)
+class Site:
+    """Everything the writer needs: nothing is read from disk after this."""
+
+    pages: tuple[ParsedDocument, ...]
+    files: Mapping[str, bytes]  # site-relative path -> bytes

@@ -1,0 +1,77 @@
+"""Parse: Markdown -> HTML body, headings, chunks and links, one document at a time."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+import markdown
+from markdown.extensions.toc import slugify_unicode
+
+from .chunk import ChunkExtension, ChunkResult
+from .config import Config
+from .contract import HEADING_SEPARATOR
+from .links import LinkExtension
+from .model import Chunk, Document, Heading, ParsedDocument
+
+
+class Parser:
+    """One configured Markdown instance, reset between documents (building it is slow)."""
+
+    def __init__(self, config: Config, urls: dict[str, str]):
+        self.links = LinkExtension(urls)
+        self.md = markdown.Markdown(
+            extensions=[
+                "toc",
+                "fenced_code",
+                "tables",
+                "admonition",
+                "attr_list",
+                self.links,
+                ChunkExtension(budget=config.chunk_budget),
+            ],
+            extension_configs={"toc": {"slugify": slugify_unicode, "toc_depth": "2-3"}},
+            output_format="html",
+        )
+
+    def parse(self, doc: Document) -> ParsedDocument:
+        self.md.reset()
+        self.links.page_path = doc.rel_path
+        self.links.page_url = doc.url
+        html = self.md.convert(doc.body)
+        result: ChunkResult = self.md.citesearch_chunks
+        headings = tuple(Heading(h.level, h.id, h.text) for h in result.headings)
+        title_heading = next((i for i, h in enumerate(headings) if h.level == 1), None)
+        title = doc.title or (headings[title_heading].text if title_heading is not None else None)
+        if doc.title:
+            title_heading = None  # an explicit title: every heading is a section heading
+        title = title or fallback_title(doc)
+        chunks = tuple(
+            _chunk(doc, title, headings, raw.headings, title_heading, raw.anchor, raw.text)
+            for raw in result.chunks
+        )
+        return ParsedDocument(
+            doc=doc,
+            title=title,
+            html=html,
+            headings=headings,
+            chunks=chunks,
+            links=self.md.citesearch_links,
+            ids=result.ids,
+        )
+
+
+def _chunk(doc: Document, title: str, headings, path: Iterable[int], title_heading, anchor: str, text: str) -> Chunk:
+    names = tuple(headings[i].text for i in path if i != title_heading)
+    return Chunk(
+        doc_id=doc.id,
+        anchor=anchor,
+        heading_path=(title, *names),
+        text=text,
+        lang=doc.lang,
+        heading_text=HEADING_SEPARATOR.join(names),
+    )
+
+
+def fallback_title(doc: Document) -> str:
+    stem = doc.rel_path.rsplit("/", 1)[-1][: -len(".md")]
+    return stem.replace("-", " ").replace("_", " ").strip() or doc.id

@@ -1,0 +1,143 @@
+"""Render: parsed documents -> complete HTML pages through the Jinja2 theme."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+from xml.sax.saxutils import escape
+
+import jinja2
+
+from .config import Config
+from .links import relative_url
+from .model import ParsedDocument, page_url
+
+
+def theme_dir() -> Path:
+    """The theme inside the installed wheel, or beside ``plugin/`` in a source checkout."""
+    packaged = Path(__file__).parent / "theme"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parents[2] / "theme"
+
+
+def root_prefix(url: str) -> str:
+    """Relative path from a page back to the site root: ``a/b.html`` -> ``../``."""
+    return "../" * url.count("/")
+
+
+@dataclass(frozen=True)
+class NavItem:
+    title: str
+    url: str  # site-relative
+    lang: str
+
+
+def static_files(theme: Path) -> dict[str, Path]:
+    """Theme static files by their path under ``assets/``."""
+    static = theme / "static"
+    return {p.relative_to(static).as_posix(): p for p in sorted(static.rglob("*")) if p.is_file()}
+
+
+class Renderer:
+    def __init__(self, config: Config, theme: Path, *, editor: bool, extra_head: str = ""):
+        self.config = config
+        self.editor = editor
+        self.extra_head = extra_head
+        self.env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(str(theme / "templates")),
+            autoescape=jinja2.select_autoescape(["html", "xml"]),
+            undefined=jinja2.StrictUndefined,
+            keep_trailing_newline=True,
+        )
+        assets = hashlib.sha256()
+        for name, path in static_files(theme).items():
+            assets.update(name.encode() + b"\0" + path.read_bytes())
+        self.asset_version = assets.hexdigest()[:10]
+
+    def _common(self, url: str, lang: str) -> dict:
+        return {
+            "site_title": self.config.title,
+            "root": root_prefix(url),
+            "page_lang": lang,
+            "asset_version": self.asset_version,
+            "editor_build": self.editor,
+            "extra_head": self.extra_head,
+            "canonical": self.config.base_url + url if self.config.base_url else "",
+        }
+
+    def page(self, page: ParsedDocument, nav: Sequence[NavItem]) -> bytes:
+        doc = page.doc
+        toc = [h for h in page.headings if h.level in (2, 3) and h.id]
+        context = self._common(doc.url, doc.lang) | {
+            "title": page.title,
+            "description": doc.description,
+            "content": page.html,
+            "toc": toc,
+            "editor_only": doc.is_editor_only,
+            "nav": [
+                {"title": item.title, "href": relative_url(doc.url, item.url), "current": item.url == doc.url}
+                for item in nav
+                if item.lang == doc.lang
+            ],
+        }
+        return self._render("page.html", context)
+
+    def home(self, nav: Sequence[NavItem]) -> bytes:
+        """The front page when no document has the id ``index``."""
+        context = self._common("index.html", self.config.lang) | {
+            "title": self.config.title,
+            "description": "",
+            "nav": [{"title": i.title, "href": i.url, "current": False} for i in nav],
+            "toc": [],
+            "editor_only": False,
+        }
+        return self._render("home.html", context)
+
+    def not_found(self) -> bytes:
+        context = self._common("404.html", self.config.lang) | {
+            "title": "Page not found",
+            "description": "",
+            "nav": [],
+            "toc": [],
+            "editor_only": False,
+        }
+        return self._render("404.html", context)
+
+    def redirect(self, alias_url: str, target_url: str, title: str) -> bytes:
+        context = {
+            "target": relative_url(alias_url, target_url),
+            "canonical": self.config.base_url + target_url if self.config.base_url else "",
+            "title": title,
+        }
+        return self._render("redirect.html", context)
+
+    def _render(self, template: str, context: dict) -> bytes:
+        return self.env.get_template(template).render(context).encode("utf-8")
+
+
+def build_nav(pages: Sequence[ParsedDocument], config: Config) -> list[NavItem]:
+    """Navigation in ``nav:`` order when configured, else the front page first, then by id."""
+    by_path = {p.doc.rel_path: p for p in pages}
+    if config.nav is not None:
+        items = []
+        for entry in config.nav:
+            page = by_path.get(entry.path)
+            if page is not None:
+                items.append(NavItem(entry.title or page.title, page.doc.url, page.doc.lang))
+        return items
+    ordered = sorted(pages, key=lambda p: (p.doc.id.rsplit("/", 1)[-1] != "index", p.doc.id))
+    return [NavItem(p.title, p.doc.url, p.doc.lang) for p in ordered]
+
+
+def sitemap(urls: Sequence[str], base_url: str) -> bytes:
+    lines = ['<?xml version="1.0" encoding="UTF-8"?>',
+             '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">']
+    lines += [f"  <url><loc>{escape(base_url + url)}</loc></url>" for url in urls]
+    lines.append("</urlset>\n")
+    return "\n".join(lines).encode("utf-8")
+
+
+__all__ = ["Renderer", "NavItem", "build_nav", "sitemap", "theme_dir", "static_files", "page_url"]

@@ -1,0 +1,111 @@
+"""Plain text of rendered Markdown elements, as readers see it."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as etree
+from html.parser import HTMLParser
+
+# Python-Markdown leaves two kinds of placeholders in the tree until it serialises:
+# raw HTML it stashed away, and backslash-escaped characters.
+_STASH_RE = re.compile("\x02wzxhzdk:(\\d+)\x03")
+_ESCAPE_RE = re.compile("\x02(\\d+)\x03")
+
+BLOCK_TAGS = frozenset(
+    "address article aside blockquote br dd details div dl dt figcaption figure footer "
+    "form h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre section summary table tbody "
+    "td tfoot th thead tr ul".split()
+)
+_SKIP_TAGS = frozenset(("script", "style", "template"))
+
+
+def normalise(text: str) -> str:
+    """Collapse every run of whitespace to one space; nothing else changes."""
+    return " ".join(text.split())
+
+
+def element_text(element: etree.Element, stash: list) -> str:
+    """Whitespace-normalised text of an element, block children separated by spaces."""
+    parts: list[str] = []
+    _collect(element, stash, parts)
+    return normalise("".join(parts))
+
+
+def _collect(element: etree.Element, stash: list, parts: list[str]) -> None:
+    tag = element.tag if isinstance(element.tag, str) else ""
+    if tag in _SKIP_TAGS:
+        if element.tail:
+            parts.append(resolve(element.tail, stash))
+        return
+    block = tag in BLOCK_TAGS
+    if block:
+        parts.append(" ")
+    if element.text:
+        parts.append(resolve(element.text, stash))
+    for child in element:
+        _collect(child, stash, parts)
+    if block:
+        parts.append(" ")
+    if element.tail:
+        parts.append(resolve(element.tail, stash))
+
+
+def resolve(text: str, stash: list) -> str:
+    """Replace Markdown's placeholders with the text they stand for."""
+    if "\x02" not in text:
+        return text
+
+    def stashed(match: re.Match) -> str:
+        index = int(match.group(1))
+        if index >= len(stash):
+            return ""
+        raw = stash[index]
+        if isinstance(raw, etree.Element):
+            return " " + element_text(raw, stash) + " "
+        return html_text(str(raw))
+
+    text = _STASH_RE.sub(stashed, text)
+    return _ESCAPE_RE.sub(lambda m: chr(int(m.group(1))), text)
+
+
+def stash_index(text: str | None) -> int | None:
+    """The stash index when the text is nothing but one raw-HTML placeholder."""
+    if not text:
+        return None
+    match = _STASH_RE.fullmatch(text.strip())
+    return int(match.group(1)) if match else None
+
+
+class _TextExtractor(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self._skip = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in _SKIP_TAGS:
+            self._skip += 1
+        elif tag in BLOCK_TAGS:
+            self.parts.append(" ")
+
+    def handle_endtag(self, tag):
+        if tag in _SKIP_TAGS:
+            self._skip = max(0, self._skip - 1)
+        elif tag in BLOCK_TAGS:
+            self.parts.append(" ")
+
+    def handle_data(self, data):
+        if not self._skip:
+            self.parts.append(data)
+
+
+def html_text(html: str) -> str:
+    """Text of an HTML fragment: tags dropped, entities decoded, scripts skipped."""
+    if "<" not in html and "&" not in html:
+        return html
+    parser = _TextExtractor()
+    parser.feed(html)
+    parser.close()
+    text = "".join(parser.parts)
+    # Keep the fragment's own edge whitespace semantics: a lone tag adds nothing.
+    return text
