@@ -1,0 +1,173 @@
+"""Queries: raw reader input → lunr query clauses → ranked hits.
+
+Mirrored by ``theme/static/query.js``.  Raw input is never handed to lunr's
+query parser (``index.search``): it throws on ``http://x``, ``foo:bar`` or
+``-``.  Instead the input goes through the analyzer and each term becomes a
+clause built with lunr's query API, with the pipeline off (the terms are
+already analysed).
+
+Clauses, in query order:
+
+* a Latin/Cyrillic/other word → its stem, optional (lunr ranks by how many
+  and which terms match);
+* a CJK word → all of its bigrams, required: ``路径参数`` must not match a
+  chunk that only mentions ``参数``;
+* a lone CJK character → the unigram and the character as a prefix, both
+  optional, since ideographs are indexed as bigrams;
+* search as you type: when the query ends inside its last word, that word
+  also matches as a prefix — its normalised raw form with a trailing
+  wildcard, next to its stem.  A wildcard term skips the stemmer, so
+  ``параметр`` (the stem) and ``парамет*`` (the raw prefix) are both needed.
+
+When nothing matches, :func:`run` retries once with edit distance 1 on the
+optional, non-wildcard terms (fuzzy fallback).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from lunr.index import Index
+from lunr.query import Query, QueryPresence
+
+from . import analyzer
+
+# A shorter raw prefix would expand to a large share of the vocabulary.
+PREFIX_MIN_LENGTH = 2
+FUZZY_EDIT_DISTANCE = 1
+
+
+@dataclass(frozen=True)
+class Clause:
+    term: str
+    required: bool
+    wildcard_trailing: bool
+    edit_distance: int
+
+
+@dataclass(frozen=True)
+class Hit:
+    ref: str
+    score: float
+
+
+@dataclass(frozen=True)
+class Results:
+    hits: tuple[Hit, ...]
+    fuzzy: bool  # the hits come from the edit-distance fallback
+
+
+@dataclass(frozen=True)
+class Prefix:
+    """A raw prefix that also matches, standing in for ``terms``."""
+
+    text: str
+    terms: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class QueryTerms:
+    """What a quote needs: the query's distinct terms, and its prefixes (a
+    text term starting with ``prefix.text`` counts as matching
+    ``prefix.terms``)."""
+
+    terms: tuple[str, ...]
+    prefixes: tuple[Prefix, ...]
+
+
+def _is_lone_cjk(piece: analyzer.Piece) -> bool:
+    return piece.kind == "cjk" and len(piece.text) == 1
+
+
+def _piece_terms(piece: analyzer.Piece) -> list[str]:
+    if piece.kind == "cjk":
+        return analyzer.bigrams(piece.text)
+    return [analyzer.stem(piece.text, piece.kind)]
+
+
+def _prefixes(query: str, pieces: list[analyzer.Piece], prefix: bool) -> list[Prefix]:
+    result = []
+    for i, piece in enumerate(pieces):
+        if _is_lone_cjk(piece):
+            # Ideographs are indexed inside bigrams: a lone one is a prefix.
+            result.append(Prefix(piece.text, (piece.text,)))
+        elif (
+            prefix
+            and i == len(pieces) - 1
+            and piece.kind != "cjk"
+            and piece.end == len(query)  # still typing this word
+            and len(piece.text) >= PREFIX_MIN_LENGTH
+        ):
+            result.append(Prefix(piece.text, tuple(_piece_terms(piece))))
+    return result
+
+
+def query_terms(query: str, *, prefix: bool = True) -> QueryTerms:
+    pieces = analyzer.pieces(query)
+    terms = tuple(dict.fromkeys(t for p in pieces for t in _piece_terms(p)))
+    return QueryTerms(terms, tuple(_prefixes(query, pieces, prefix)))
+
+
+def clauses(query: str, *, prefix: bool = True) -> list[Clause]:
+    """The lunr clauses for ``query``; never raises, may be empty."""
+    pieces = analyzer.pieces(query)
+    result: list[Clause] = []
+    for piece in pieces:
+        required = piece.kind == "cjk" and not _is_lone_cjk(piece)
+        for term in _piece_terms(piece):
+            result.append(Clause(term, required, False, 0))
+    for p in _prefixes(query, pieces, prefix):
+        result.append(Clause(p.text, False, True, 0))
+    return _deduplicate(result)
+
+
+def _deduplicate(items: list[Clause]) -> list[Clause]:
+    seen: set[tuple[str, bool]] = set()
+    result = []
+    for clause in items:
+        key = (clause.term, clause.wildcard_trailing)
+        if key not in seen:
+            seen.add(key)
+            result.append(clause)
+    return result
+
+
+def fuzzy_clauses(items: list[Clause]) -> list[Clause]:
+    """The fallback: optional exact terms get an edit distance; required
+    (CJK) terms stay exact; prefix wildcards are dropped (lunr cannot combine
+    a wildcard with an edit distance)."""
+    return [
+        clause if clause.required else replace(clause, edit_distance=FUZZY_EDIT_DISTANCE)
+        for clause in items
+        if not clause.wildcard_trailing
+    ]
+
+
+def _search(index: Index, items: list[Clause]) -> tuple[Hit, ...]:
+    query = index.create_query()
+    for clause in items:
+        query.term(
+            clause.term,
+            presence=QueryPresence.REQUIRED if clause.required else QueryPresence.OPTIONAL,
+            wildcard=Query.WILDCARD_TRAILING if clause.wildcard_trailing else Query.WILDCARD_NONE,
+            edit_distance=clause.edit_distance,
+            use_pipeline=False,
+        )
+    matches = index.query(query)
+    hits = (Hit(m["ref"], m["score"]) for m in matches)
+    return tuple(sorted(hits, key=lambda h: (-h.score, int(h.ref))))
+
+
+def run(index: Index, query: str, *, prefix: bool = True) -> Results:
+    """Search ``index`` for the reader's raw ``query``."""
+    items = clauses(query, prefix=prefix)
+    if not items:
+        return Results((), False)
+    hits = _search(index, items)
+    if hits:
+        return Results(hits, False)
+    fallback = fuzzy_clauses(items)
+    if not fallback or fallback == items:
+        return Results((), False)
+    hits = _search(index, fallback)
+    return Results(hits, bool(hits))

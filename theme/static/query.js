@@ -1,0 +1,118 @@
+// Queries: raw reader input → lunr query clauses → ranked hits.
+// Mirrors plugin/citesearch/query.py (its docstring explains the clauses).
+// Raw input never reaches lunr's query parser (idx.search throws on
+// "http://x", "foo:bar", "-"): terms come from the analyzer and are added
+// with the query API, pipeline off.
+
+// A shorter raw prefix would expand to a large share of the vocabulary.
+export const PREFIX_MIN_LENGTH = 2;
+export const FUZZY_EDIT_DISTANCE = 1;
+
+const codePoints = (text) => Array.from(text).length;
+
+export function bigrams(text) {
+  const chars = Array.from(text);
+  if (chars.length === 1) return [text];
+  const result = [];
+  for (let i = 0; i + 1 < chars.length; i++) result.push(chars[i] + chars[i + 1]);
+  return result;
+}
+
+const isLoneCjk = (piece) => piece.kind === "cjk" && codePoints(piece.text) === 1;
+
+function pieceTerms(analyzer, piece) {
+  return piece.kind === "cjk" ? bigrams(piece.text) : [analyzer.stem(piece.text, piece.kind)];
+}
+
+function prefixes(analyzer, query, pieces, prefix) {
+  const result = [];
+  pieces.forEach((piece, i) => {
+    if (isLoneCjk(piece)) {
+      // Ideographs are indexed inside bigrams: a lone one is a prefix.
+      result.push({ text: piece.text, terms: [piece.text] });
+    } else if (
+      prefix &&
+      i === pieces.length - 1 &&
+      piece.kind !== "cjk" &&
+      piece.end === query.length && // still typing this word
+      codePoints(piece.text) >= PREFIX_MIN_LENGTH
+    ) {
+      result.push({ text: piece.text, terms: pieceTerms(analyzer, piece) });
+    }
+  });
+  return result;
+}
+
+// {terms: [distinct terms], prefixes: [{text, terms}]}: what a quote needs.
+export function queryTerms(analyzer, query, { prefix = true } = {}) {
+  const pieces = analyzer.pieces(query);
+  const terms = [...new Set(pieces.flatMap((p) => pieceTerms(analyzer, p)))];
+  return { terms, prefixes: prefixes(analyzer, query, pieces, prefix) };
+}
+
+// [{term, required, wildcardTrailing, editDistance}]; never throws.
+export function clauses(analyzer, query, { prefix = true } = {}) {
+  const pieces = analyzer.pieces(query);
+  const result = [];
+  for (const piece of pieces) {
+    const required = piece.kind === "cjk" && !isLoneCjk(piece);
+    for (const term of pieceTerms(analyzer, piece)) {
+      result.push({ term, required, wildcardTrailing: false, editDistance: 0 });
+    }
+  }
+  for (const p of prefixes(analyzer, query, pieces, prefix)) {
+    result.push({ term: p.text, required: false, wildcardTrailing: true, editDistance: 0 });
+  }
+  const seen = new Set();
+  return result.filter((c) => {
+    const key = `${c.wildcardTrailing ? "*" : "="}${c.term}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+// The fallback: optional exact terms get an edit distance, required (CJK)
+// terms stay exact, prefix wildcards are dropped.
+export function fuzzyClauses(items) {
+  return items
+    .filter((c) => !c.wildcardTrailing)
+    .map((c) => (c.required ? c : { ...c, editDistance: FUZZY_EDIT_DISTANCE }));
+}
+
+function search(lunr, index, items) {
+  const matches = index.query((q) => {
+    for (const c of items) {
+      const options = {
+        fields: index.fields,
+        presence: c.required ? lunr.Query.presence.REQUIRED : lunr.Query.presence.OPTIONAL,
+        wildcard: c.wildcardTrailing ? lunr.Query.wildcard.TRAILING : lunr.Query.wildcard.NONE,
+        usePipeline: false,
+      };
+      // lunr.js goes fuzzy whenever the key exists, even at 0, and a fuzzy
+      // term loses its wildcard: only set it when it is wanted.
+      if (c.editDistance > 0) options.editDistance = c.editDistance;
+      q.term(c.term, options);
+    }
+  });
+  return matches
+    .map((m) => ({ ref: m.ref, score: m.score }))
+    .sort((a, b) => b.score - a.score || Number(a.ref) - Number(b.ref));
+}
+
+const sameClauses = (a, b) =>
+  a.length === b.length &&
+  a.every((c, i) => c.term === b[i].term && c.required === b[i].required &&
+    c.wildcardTrailing === b[i].wildcardTrailing && c.editDistance === b[i].editDistance);
+
+// {hits: [{ref, score}], fuzzy}: score descending, ties by numeric ref.
+export function run(lunr, index, analyzer, query, { prefix = true } = {}) {
+  const items = clauses(analyzer, query, { prefix });
+  if (!items.length) return { hits: [], fuzzy: false };
+  const hits = search(lunr, index, items);
+  if (hits.length) return { hits, fuzzy: false };
+  const fallback = fuzzyClauses(items);
+  if (!fallback.length || sameClauses(fallback, items)) return { hits: [], fuzzy: false };
+  const fuzzyHits = search(lunr, index, fallback);
+  return { hits: fuzzyHits, fuzzy: fuzzyHits.length > 0 };
+}
