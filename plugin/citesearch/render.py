@@ -71,6 +71,7 @@ class Renderer:
     def page(self, page: ParsedDocument, nav: Sequence[NavItem]) -> bytes:
         doc = page.doc
         toc = [h for h in page.headings if h.level in (2, 3) and h.id]
+        root = root_prefix(doc.url)  # nav links as root + url: posixpath.relpath per item is slow
         context = self._common(doc.url, doc.lang) | {
             "title": page.title,
             "description": doc.description,
@@ -78,7 +79,7 @@ class Renderer:
             "toc": toc,
             "editor_only": doc.is_editor_only,
             "nav": [
-                {"title": item.title, "href": relative_url(doc.url, item.url), "current": item.url == doc.url}
+                {"title": item.title, "href": root + item.url, "current": item.url == doc.url}
                 for item in nav
                 if item.lang == doc.lang
             ],
