@@ -3,7 +3,8 @@
 The contract, step by step (the JavaScript module follows the same steps):
 
 1. **Normalise** each *segment* (a character and the combining marks that
-   follow it) with NFKC, then casefold, then lower-case, then ``ё`` → ``е``.
+   follow it) with NFKC, then casefold, then lower-case, NFKC again, then
+   ``ё`` → ``е``.
    Working per segment keeps a map from every normalised character back to
    the original text, so callers can highlight the original characters.
    (``casefold`` alone can leave upper-case letters — Cherokee folds to
@@ -69,7 +70,9 @@ class Piece:
 @lru_cache(maxsize=65536)
 def _fold_segment(segment: str) -> str:
     folded = unicodedata.normalize("NFKC", segment).casefold().lower()
-    return folded.replace("ё", "е")
+    # Case folding can undo composition (ß + accent → s + s + accent):
+    # compose again so that normalising twice changes nothing.
+    return unicodedata.normalize("NFKC", folded).replace("ё", "е")
 
 
 @lru_cache(maxsize=4096)

@@ -35,6 +35,8 @@ from . import analyzer
 # A shorter raw prefix would expand to a large share of the vocabulary.
 PREFIX_MIN_LENGTH = 2
 FUZZY_EDIT_DISTANCE = 1
+# Within one edit, a term of one or two characters matches most short words.
+FUZZY_MIN_LENGTH = 3
 
 
 @dataclass(frozen=True)
@@ -133,11 +135,14 @@ def _deduplicate(items: list[Clause]) -> list[Clause]:
 
 
 def fuzzy_clauses(items: list[Clause]) -> list[Clause]:
-    """The fallback: optional exact terms get an edit distance; required
-    (CJK) terms stay exact; prefix wildcards are dropped (lunr cannot combine
-    a wildcard with an edit distance)."""
+    """The fallback: optional exact terms of three characters or more get an
+    edit distance; required (CJK) and short terms stay exact; prefix
+    wildcards are dropped (lunr cannot combine a wildcard with an edit
+    distance)."""
     return [
-        clause if clause.required else replace(clause, edit_distance=FUZZY_EDIT_DISTANCE)
+        replace(clause, edit_distance=FUZZY_EDIT_DISTANCE)
+        if not clause.required and len(clause.term) >= FUZZY_MIN_LENGTH
+        else clause
         for clause in items
         if not clause.wildcard_trailing
     ]

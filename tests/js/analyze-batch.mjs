@@ -1,6 +1,6 @@
-// Reads {"texts": [...]} on stdin, writes {"terms": [[...], ...],
-// "normalized": [...]} on stdout: the JS half of the parity tests, one
-// process for a whole batch.
+// Reads {"texts": [...]} on stdin and writes, per text, its normalised form,
+// its terms and the original substring of each word: the JS half of the
+// analyzer parity tests, one process for a whole batch.
 import { createRequire } from "node:module";
 import { createAnalyzer } from "../../theme/static/analyzer.js";
 
@@ -12,8 +12,14 @@ process.stdin.setEncoding("utf8");
 for await (const chunk of process.stdin) input += chunk;
 const { texts } = JSON.parse(input);
 process.stdout.write(
-  JSON.stringify({
-    terms: texts.map((t) => analyzer.analyze(t)),
-    normalized: texts.map((t) => analyzer.normalize(t)),
-  }),
+  JSON.stringify(
+    texts.map((text) => {
+      const words = analyzer.words(text);
+      return {
+        normalized: analyzer.normalize(text),
+        terms: words.flatMap((w) => w.terms),
+        words: words.map((w) => text.slice(w.start, w.end)),
+      };
+    }),
+  ),
 );

@@ -2,8 +2,8 @@
 //
 // Contract (see the Python module's docstring for the why):
 // 1. normalise each segment (a character and its following combining marks):
-//    NFKC, casefold, lower-case, "ё" → "е"; keep the original span of every
-//    normalised code unit so quotes can highlight the original text;
+//    NFKC, casefold, lower-case, NFKC again, "ё" → "е"; keep the original
+//    span of every normalised code unit so quotes can highlight the original;
 // 2. split into runs of letters and digits ([\p{L}\p{N}]; underscore and
 //    everything else separate), then cut each run where the script changes;
 // 3. Cyrillic piece → lunr-languages' Russian stemmer, CJK piece →
@@ -109,7 +109,9 @@ function cached(fn, limit = 65536) {
 }
 
 const foldSegment = cached((segment) =>
-  foldChars(segment.normalize("NFKC")).replace(/ё/g, "е"),
+  // Case folding can undo composition (ß + accent → s + s + accent):
+  // compose again so that normalising twice changes nothing.
+  foldChars(segment.normalize("NFKC")).normalize("NFKC").replace(/ё/g, "е"),
 );
 
 // Each character with the combining marks that follow it.

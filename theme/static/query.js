@@ -7,6 +7,8 @@
 // A shorter raw prefix would expand to a large share of the vocabulary.
 export const PREFIX_MIN_LENGTH = 2;
 export const FUZZY_EDIT_DISTANCE = 1;
+// Within one edit, a term of one or two characters matches most short words.
+export const FUZZY_MIN_LENGTH = 3;
 
 const codePoints = (text) => Array.from(text).length;
 
@@ -72,12 +74,17 @@ export function clauses(analyzer, query, { prefix = true } = {}) {
   });
 }
 
-// The fallback: optional exact terms get an edit distance, required (CJK)
-// terms stay exact, prefix wildcards are dropped.
+// The fallback: optional exact terms of three characters or more get an
+// edit distance; required (CJK) and short terms stay exact; prefix
+// wildcards are dropped (lunr cannot combine a wildcard with a distance).
 export function fuzzyClauses(items) {
   return items
     .filter((c) => !c.wildcardTrailing)
-    .map((c) => (c.required ? c : { ...c, editDistance: FUZZY_EDIT_DISTANCE }));
+    .map((c) =>
+      !c.required && codePoints(c.term) >= FUZZY_MIN_LENGTH
+        ? { ...c, editDistance: FUZZY_EDIT_DISTANCE }
+        : c,
+    );
 }
 
 function search(lunr, index, items) {
