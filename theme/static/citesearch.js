@@ -92,7 +92,7 @@ function mountWidget(box) {
   }
 
   function chosenLanguages() {
-    return select.value === ALL_LANGUAGES ? languages : [select.value];
+    return select.value === ALL_LANGUAGES ? [...languages].sort() : [select.value]; // sorted, as the CLI merges them
   }
 
   function writeUrl(text) {
@@ -112,12 +112,11 @@ function mountWidget(box) {
         })
       );
     }
-    if (!answer.fuzzy) offers.push(button("Try close spellings", () => search({ fuzzy: true })));
     retry.replaceChildren(...offers);
     retry.hidden = offers.length === 0;
   }
 
-  async function search({ fuzzy = false } = {}) {
+  async function search() {
     const text = input.value.trim();
     const ticket = ++latest;
     writeUrl(text);
@@ -131,9 +130,8 @@ function mountWidget(box) {
     }
     try {
       await ensureLoaded();
-      // Prefix-match the last word while it is being typed.
-      const prefix = !/\s$/.test(input.value);
-      const answer = await engine.search(text, { langs: chosenLanguages(), limit: LIMIT, prefix, fuzzy });
+      // The raw value: a last word not followed by a space is prefix-matched.
+      const answer = await engine.search(input.value, { langs: chosenLanguages(), limit: LIMIT });
       if (ticket !== latest) return;
       activate(-1);
       if (answer.status === "insufficient") {

@@ -43,6 +43,9 @@ export function createEngine(assetsUrl) {
   const searchUrl = new URL("../search/", assetsUrl);
   const siteUrl = new URL("../", assetsUrl);
   const cache = new Map();
+  // The page loads the widget as citesearch.js?v=<build>; its siblings get the
+  // same stamp so a rebuilt site never mixes old and new modules.
+  const asset = (path) => new URL(path + new URL(assetsUrl).search, assetsUrl);
 
   const manifest = () =>
     once(cache, "manifest", async () => {
@@ -57,11 +60,11 @@ export function createEngine(assetsUrl) {
     once(cache, "modules", async () => {
       for (const path of VENDOR_SCRIPTS) {
         // lunr.js and its plugins are classic scripts that attach to window.lunr.
-        await loadScript(new URL(path, assetsUrl));
+        await loadScript(asset(path));
       }
       const [analyzerModule, query, quote] = await Promise.all(
         ["analyzer.js", "query.js", "quote.js"].map((name) =>
-          import(new URL(name, assetsUrl)).catch((error) => {
+          import(asset(name)).catch((error) => {
             throw new LoadError(`could not load ${name} (${error.message})`);
           })
         )
@@ -113,9 +116,11 @@ export function createEngine(assetsUrl) {
     return { ranked, fuzzy };
   }
 
-  async function search(text, { langs, limit = 10, prefix = false, fuzzy: forceFuzzy = false } = {}) {
+  // `prefix`: the last word may still be being typed (query.js only treats it
+  // so when the text does not end in whitespace).
+  async function search(text, { langs, limit = 10, prefix = true } = {}) {
     const { mods, shards } = await prepare(langs);
-    const { ranked, fuzzy } = rank(mods, shards, text, { prefix, fuzzy: forceFuzzy });
+    const { ranked, fuzzy } = rank(mods, shards, text, { prefix });
     const shown = ranked.slice(0, limit).map(({ shard, ref, score }) => {
       const [docIndex, anchor, heading] = shard.chunks[Number(ref)];
       const doc = shard.docs[docIndex];
@@ -124,7 +129,7 @@ export function createEngine(assetsUrl) {
     const bodies = await Promise.all(shown.map((result) => texts(result.doc)));
     const results = shown.map((result, i) => {
       const chunkText = bodies[i].chunks[result.anchor] || "";
-      const quoted = mods.quote.quote(mods.analyzer, chunkText, text);
+      const quoted = mods.quote.quote(mods.analyzer, chunkText, text, { prefix });
       return {
         ...result,
         url: new URL(result.doc.url, siteUrl).href,
@@ -133,7 +138,7 @@ export function createEngine(assetsUrl) {
       };
     });
     const status = results.some((result) => result.quote !== null) ? "supported" : "insufficient";
-    return { query: text, status, fuzzy, results, total: ranked.length };
+    return { query: text.trim(), status, fuzzy, results, total: ranked.length };
   }
 
   return { manifest, modules, search };

@@ -20,13 +20,9 @@ export function chunkBlocks(root, anchor) {
 // as quote.js marks them — the same words the result list marked.
 function wordRanges(text, query, { analyzer, quote }) {
   const ranges = [];
-  let from = 0;
-  for (const sentence of quote.sentences(text)) {
-    const at = text.indexOf(sentence, from);
-    if (at < 0) continue;
-    from = at + sentence.length;
-    const quoted = quote.quote(analyzer, sentence, query);
-    if (quoted) ranges.push(...quoted.marks.map(([start, end]) => [at + start, at + end]));
+  for (const [at, end] of quote.sentences(text)) {
+    const quoted = quote.quote(analyzer, text.slice(at, end), query);
+    if (quoted) ranges.push(...quoted.marks.map(([start, stop]) => [at + start, at + stop]));
   }
   return ranges;
 }

@@ -1,0 +1,230 @@
+"""The reader's search widget, end to end: the fixture site is built with the
+real CLI, served on 127.0.0.1 and searched in headless Chromium."""
+
+from __future__ import annotations
+
+import json
+import re
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from browser_support import (  # noqa: F401 - pytest fixtures are used by name
+    ARTIFACTS,
+    INPUT,
+    OPTIONS,
+    VECTORS,
+    browser,
+    built_site,
+    cli_search,
+    page,
+    shown_results,
+    site_url,
+    status_text,
+    type_query,
+    wait_for_answer,
+)
+
+pytestmark = pytest.mark.browser
+
+WIDGET_LIMIT = 10  # results the widget shows (LIMIT in citesearch.js)
+
+
+def quotes(page):  # type: ignore[no-untyped-def]
+    return [row["quote"] for row in shown_results(page)]
+
+
+def test_an_english_query_shows_the_sentence_that_answers_it(page, site_url):
+    page.goto(site_url + "guide/install.html")
+    type_query(page, "cache headers")
+    first = shown_results(page)[0]
+    assert first["ref"].startswith("guide/deploy#")
+    assert first["quote"] == (
+        "Set long cache headers for the hashed index files, since their names change whenever their content changes."
+    )
+    assert [word.lower() for word in first["marked"]] == ["cache", "headers"]
+    assert first["heading"] == "Cache headers"
+    assert re.fullmatch(r"\d+ results? in \d+ documents?\.", status_text(page))
+
+
+def test_a_russian_query_on_a_russian_page_shows_the_russian_sentence(page, site_url):
+    page.goto(site_url + "ru/ustanovka.html")
+    type_query(page, "установить пакет")
+    assert page.locator("[data-citesearch] select").input_value() == "ru"
+    first = shown_results(page)[0]
+    assert first["ref"].startswith("ru/ustanovka#")
+    assert first["quote"] == "Чтобы установить пакет, выполните команду pip в терминале."
+    assert first["marked"] == ["установить", "пакет"]
+
+
+def test_a_chinese_query_shows_the_chinese_sentence(page, site_url):
+    page.goto(site_url + "zh/anzhuang.html")
+    type_query(page, "虚拟环境")
+    first = shown_results(page)[0]
+    assert first["ref"].startswith("zh/anzhuang#")
+    assert first["quote"] == "首先为项目创建一个虚拟环境。"
+    assert "".join(first["marked"]) == "虚拟环境"
+
+
+def test_clicking_a_result_lands_on_the_passage_with_the_chunk_highlighted(page, site_url):
+    page.goto(site_url + "index.html")
+    type_query(page, "upgrade flag")
+    first = page.locator(OPTIONS).first
+    ref = first.get_attribute("data-ref")
+    anchor = ref.split("#", 1)[1]
+    first.locator("a").click()
+    page.wait_for_url("**/guide/install.html?*")
+    url = urlsplit(page.url)
+    assert parse_qs(url.query)["h"] == ["upgrade flag"]
+    assert page.evaluate("location.hash") == "#" + anchor
+    page.wait_for_selector("[data-citesearch-landed]")
+    blocks = page.locator(f'[data-chunk="{anchor}"]')
+    assert blocks.count() >= 1
+    for i in range(blocks.count()):
+        assert "citesearch-landed" in blocks.nth(i).get_attribute("class")
+    marked = page.locator(f'[data-chunk="{anchor}"] mark.citesearch-term').all_inner_texts()
+    # Every occurrence in the passage: "To upgrade ..., run pip with the upgrade flag."
+    assert [word.lower() for word in marked] == ["upgrade", "upgrade", "flag"]
+    # The landed passage is on screen.
+    assert page.evaluate(
+        "a => { const r = document.getElementById(a).getBoundingClientRect();"
+        " return r.top >= 0 && r.top < innerHeight; }",
+        anchor,
+    )
+
+
+def test_keyboard_alone_focuses_the_box_moves_through_results_and_opens_one(page, site_url):
+    page.goto(site_url + "index.html")
+    page.keyboard.press("/")
+    assert page.evaluate("document.activeElement.id") == "citesearch-input"
+    page.keyboard.type("install")
+    wait_for_answer(page, "install")
+    box = page.locator(INPUT)
+    assert box.get_attribute("aria-expanded") == "true"
+    assert box.get_attribute("aria-activedescendant") is None
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    second = page.locator(OPTIONS).nth(1)
+    assert box.get_attribute("aria-activedescendant") == second.get_attribute("id")
+    assert second.get_attribute("aria-selected") == "true"
+    page.keyboard.press("ArrowUp")
+    first = page.locator(OPTIONS).nth(0)
+    assert box.get_attribute("aria-activedescendant") == first.get_attribute("id")
+    page.keyboard.press("Escape")
+    assert page.locator("[data-citesearch] .citesearch-panel").is_hidden()
+    assert box.get_attribute("aria-expanded") == "false"
+    # Ctrl-K focuses the box from anywhere, even from another field.
+    page.locator("body").click()
+    page.keyboard.press("Control+k")
+    assert page.evaluate("document.activeElement.id") == "citesearch-input"
+    page.keyboard.press("ArrowDown")
+    expected = page.locator(OPTIONS).first.locator("a").get_attribute("href")
+    page.keyboard.press("Enter")
+    page.wait_for_url(expected.split("#")[0] + "*")
+    page.wait_for_selector("[data-citesearch-landed]")
+
+
+def test_the_query_in_the_url_restores_the_search_after_reload(page, site_url):
+    page.goto(site_url + "guide/configure.html")
+    type_query(page, "language filter")
+    before = shown_results(page)
+    assert parse_qs(urlsplit(page.url).query)["q"] == ["language filter"]
+    page.reload()
+    wait_for_answer(page, "language filter")
+    assert page.locator(INPUT).input_value() == "language filter"
+    assert shown_results(page) == before
+
+
+def test_markup_inside_documents_is_shown_as_text_and_never_runs(page, site_url):
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    page.goto(site_url + "index.html")
+    type_query(page, "payload")
+    shown = " ".join(quote or "" for quote in quotes(page))
+    assert "<img src=x onerror=alert(1)>" in shown
+    assert "<script>alert(1)</script>" in shown
+    assert page.locator("[data-citesearch] [role=listbox] img, [data-citesearch] [role=listbox] script").count() == 0
+    # Land on the passage too: the landing marks must not turn text into markup.
+    page.locator(OPTIONS).first.locator("a").click()
+    page.wait_for_selector("[data-citesearch-landed]")
+    assert page.locator("main img, main script").count() == 0
+    page.wait_for_timeout(300)
+    assert dialogs == []
+
+
+def test_a_query_nothing_answers_says_so_and_offers_a_retry(page, site_url):
+    page.goto(site_url + "index.html")
+    type_query(page, "xylophone zeppelin")
+    assert status_text(page) == "Nothing in these documents answers “xylophone zeppelin”."
+    assert page.locator(OPTIONS).count() == 0
+    retry = page.locator("[data-citesearch] .citesearch-retry button")
+    assert "Search all languages" in retry.all_inner_texts()
+
+
+def test_searching_all_languages_finds_passages_in_other_languages(page, site_url):
+    page.goto(site_url + "index.html")
+    type_query(page, "установить")
+    assert page.locator(OPTIONS).count() == 0
+    page.get_by_role("button", name="Search all languages").click()
+    page.wait_for_function("document.querySelectorAll('[role=option]').length > 0")
+    assert page.locator("[data-citesearch] select").input_value() == "*"
+    assert shown_results(page)[0]["ref"].startswith("ru/ustanovka#")
+
+
+def test_an_index_that_cannot_be_fetched_gives_a_clear_message(page, site_url):
+    page.route("**/search/manifest.json", lambda route: route.fulfill(status=404, body="gone"))
+    page.goto(site_url + "index.html")
+    page.locator(INPUT).click()
+    message = page.locator("[data-citesearch] [role=status]")
+    message.wait_for()
+    assert message.inner_text().startswith("Search is unavailable: could not fetch ")
+    assert "manifest.json (HTTP 404)" in message.inner_text()
+
+
+def test_a_manifest_of_an_unknown_format_is_refused(page, site_url, built_site):
+    manifest = json.loads((built_site / "search" / "manifest.json").read_text())
+    manifest["format"] = 2
+    page.route("**/search/manifest.json", lambda route: route.fulfill(json=manifest))
+    page.goto(site_url + "index.html")
+    page.locator(INPUT).click()
+    page.locator("[data-citesearch] [role=status]").wait_for()
+    assert "format 2 is not supported" in status_text(page)
+
+
+def test_a_page_opened_from_disk_explains_that_search_needs_http(page, built_site):
+    page.goto((built_site / "guide" / "install.html").as_uri())
+    page.locator(INPUT).click()
+    note = page.locator("[data-citesearch] .citesearch-offline")
+    assert note.is_visible()
+    assert "served over HTTP" in note.inner_text()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_results_list_fits_a_desktop_and_a_phone_screen(browser, site_url, scheme):
+    ARTIFACTS.mkdir(exist_ok=True)
+    screens = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 375, "height": 667}}
+    for name, viewport in screens.items():
+        context = browser.new_context(viewport=viewport, color_scheme=scheme, is_mobile=name == "phone")
+        page = context.new_page()
+        page.goto(site_url + "index.html")
+        type_query(page, "install")
+        panel = page.locator("[data-citesearch] .citesearch-panel")
+        box = panel.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"] + 0.5
+        assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+        page.screenshot(path=ARTIFACTS / f"widget-results-{name}-{scheme}.png")
+        context.close()
+
+
+@pytest.mark.parametrize("vector", json.loads(VECTORS.read_text()), ids=lambda vector: vector["query"])
+def test_the_widget_returns_the_same_refs_and_quotes_as_the_command_line(page, site_url, built_site, vector):
+    expected = cli_search(built_site, vector["query"], lang=vector["lang"], limit=WIDGET_LIMIT)
+    assert expected["status"] == vector["status"], "the vector no longer exercises what it says"
+    page.goto(site_url + vector["page"])
+    type_query(page, vector["query"] + " ")  # a finished last word: no prefix match, like the CLI
+    if expected["status"] == "insufficient":
+        assert status_text(page).startswith("Nothing in these documents answers")
+        return
+    widget = [(row["ref"], row["quote"]) for row in shown_results(page)]
+    cli = [(row["ref"], row["quote"]) for row in expected["results"]]
+    assert widget == cli
