@@ -1,0 +1,51 @@
+import assert from "node:assert/strict";
+import test from "node:test";
+import { createAnalyzer } from "../../theme/static/analyzer.js";
+import { analyzer, lunr, vectors } from "./vectors.mjs";
+
+const { cases } = vectors("analyzer");
+
+for (const c of cases) {
+  test(`analyze ${JSON.stringify(c.text.slice(0, 30))}`, () => {
+    assert.deepEqual(analyzer.analyze(c.text), c.terms);
+  });
+  if (c.words) {
+    test(`words of ${JSON.stringify(c.text.slice(0, 30))} point at the original text`, () => {
+      assert.deepEqual(analyzer.words(c.text).map((w) => c.text.slice(w.start, w.end)), c.words);
+    });
+  }
+}
+
+test("Russian forms of one word share a term", () => {
+  assert.equal(new Set(analyzer.analyze("параметр параметров параметры")).size, 1);
+});
+
+test("ё and е spellings share a term", () => {
+  assert.deepEqual(analyzer.analyze("развёртывание"), analyzer.analyze("развертывание"));
+});
+
+test("English stems come from lunr.stemmer itself", () => {
+  for (const word of ["key", "deploy", "may", "happy", "fly", "models", "running"]) {
+    assert.deepEqual(analyzer.analyze(word), [lunr.stemmer(new lunr.Token(word)).toString()]);
+  }
+});
+
+test("analyze is the flattened terms of words, in order, non-empty and lower-case", () => {
+  for (const c of cases) {
+    const words = analyzer.words(c.text);
+    assert.deepEqual(analyzer.analyze(c.text), words.flatMap((w) => w.terms));
+    for (const w of words) {
+      assert.ok(0 <= w.start && w.start < w.end && w.end <= c.text.length);
+      for (const t of w.terms) assert.ok(t && t === t.toLowerCase());
+    }
+  }
+});
+
+test("name and version are those of the contract", () => {
+  assert.equal(analyzer.name, "citesearch-multilingual");
+  assert.ok(analyzer.version);
+});
+
+test("createAnalyzer refuses a lunr without the Russian stemmer", () => {
+  assert.throws(() => createAnalyzer({ stemmer: lunr.stemmer }), /lunr\.ru\.js/);
+});

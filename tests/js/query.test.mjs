@@ -1,0 +1,78 @@
+import assert from "node:assert/strict";
+import test from "node:test";
+import { analyzer, lunr, vectors } from "./vectors.mjs";
+import { clauses, fuzzyClauses, run } from "../../theme/static/query.js";
+
+const { clauses: clauseCases, search } = vectors("queries");
+const asLists = (items) => items.map((c) => [c.term, c.required, c.wildcardTrailing, c.editDistance]);
+
+for (const c of clauseCases) {
+  test(`clauses of ${JSON.stringify(c.query)} (prefix ${c.prefix})`, () => {
+    assert.deepEqual(asLists(clauses(analyzer, c.query, { prefix: c.prefix })), c.clauses);
+  });
+}
+
+test("fuzzy fallback spares CJK, short and wildcard terms", () => {
+  assert.deepEqual(asLists(fuzzyClauses(clauses(analyzer, "路径 ab parameters"))), [
+    ["路径", true, false, 0],
+    ["ab", false, false, 0],
+    ["paramet", false, false, 1],
+  ]);
+});
+
+// The same fixture chunks indexed by lunr.js's own builder, fed our terms:
+// the JS side reaches the same top hits on its own. (The Python-built index
+// is checked against Python's ranking by tests/test_query.py.)
+function buildIndex(chunks) {
+  return lunr(function () {
+    this.pipeline.reset();
+    this.searchPipeline.reset();
+    this.ref("ref");
+    this.field("title", { boost: 3 });
+    this.field("heading", { boost: 2 });
+    this.field("body", { boost: 1 });
+    chunks.forEach((chunk, i) => {
+      this.add({
+        ref: String(i),
+        title: analyzer.analyze(chunk.title),
+        heading: analyzer.analyze(chunk.heading),
+        body: analyzer.analyze(chunk.body),
+      });
+    });
+  });
+}
+
+const index = buildIndex(search.chunks);
+
+for (const c of search.queries) {
+  test(`search ${JSON.stringify(c.query)} ranks ${c.top} first`, () => {
+    const results = run(lunr, index, analyzer, c.query);
+    assert.equal(results.hits.length ? results.hits[0].ref : null, c.top);
+    assert.equal(results.fuzzy, c.fuzzy ?? false);
+  });
+}
+
+for (const group of search.equivalent) {
+  test(`${group.join(" = ")} find the same chunks`, () => {
+    const refs = group.map((q) => run(lunr, index, analyzer, q, { prefix: false }).hits.map((h) => h.ref));
+    assert.ok(refs[0].length);
+    for (const r of refs) assert.deepEqual(r, refs[0]);
+  });
+}
+
+test("raw input never throws and never reaches lunr's query parser", () => {
+  const guarded = Object.create(index);
+  guarded.search = () => assert.fail("raw query handed to idx.search");
+  for (const raw of ["http://x", "foo:bar", "-", '"', "*", "~1", "^2", "+", "title:path", "", "   ", "a:b:c\\"]) {
+    run(lunr, guarded, analyzer, raw);
+    run(lunr, guarded, analyzer, raw, { prefix: false });
+  }
+});
+
+test("hits are ordered by score, then numeric ref", () => {
+  for (const c of search.queries) {
+    const { hits } = run(lunr, index, analyzer, c.query);
+    const sorted = [...hits].sort((a, b) => b.score - a.score || Number(a.ref) - Number(b.ref));
+    assert.deepEqual(hits, sorted);
+  }
+});
