@@ -72,6 +72,8 @@ def test_clicking_a_result_lands_on_the_passage_with_the_chunk_highlighted(page,
     first = page.locator(OPTIONS).first
     ref = first.get_attribute("data-ref")
     anchor = ref.split("#", 1)[1]
+    href = first.locator("a").get_attribute("href")
+    assert f"#{anchor}:~:text=To%20upgrade%20an%20existing%20installation%2C" in href
     first.locator("a").click()
     page.wait_for_url("**/guide/install.html?*")
     url = urlsplit(page.url)
@@ -85,6 +87,8 @@ def test_clicking_a_result_lands_on_the_passage_with_the_chunk_highlighted(page,
     marked = page.locator(f'[data-chunk="{anchor}"] mark.citesearch-term').all_inner_texts()
     # Every occurrence in the passage: "To upgrade ..., run pip with the upgrade flag."
     assert [word.lower() for word in marked] == ["upgrade", "upgrade", "flag"]
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=ARTIFACTS / "widget-landing-desktop.png")
     # The landed passage is on screen.
     assert page.evaluate(
         "a => { const r = document.getElementById(a).getBoundingClientRect();"
