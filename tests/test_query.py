@@ -82,9 +82,10 @@ def test_search_vectors_top_hit(index, case):
     assert results.fuzzy == case.get("fuzzy", False)
 
 
+@pytest.mark.parametrize("prefix", [True, False], ids=["prefix", "no-prefix"])
 @pytest.mark.parametrize("group", SEARCH["equivalent"], ids=lambda g: "=".join(g))
-def test_word_forms_find_the_same_chunks(index, group):
-    refs = [[h.ref for h in query.run(index, q, prefix=False).hits] for q in group]
+def test_word_forms_find_the_same_chunks(index, group, prefix):
+    refs = [[h.ref for h in query.run(index, q, prefix=prefix).hits] for q in group]
     assert refs[0] and all(r == refs[0] for r in refs)
 
 

@@ -15,9 +15,12 @@ Clauses, in query order:
 * a lone CJK character → the unigram and the character as a prefix, both
   optional, since ideographs are indexed as bigrams;
 * search as you type: when the query ends inside its last word, that word
-  also matches as a prefix — its normalised raw form with a trailing
-  wildcard, next to its stem.  A wildcard term skips the stemmer, so
-  ``параметр`` (the stem) and ``парамет*`` (the raw prefix) are both needed.
+  also matches as a prefix.  A wildcard term skips the stemmer, so the
+  prefix is the word's stem (``параметры`` → ``параметр*``, ``парамет`` →
+  ``парамет*``), plus its normalised raw form when the stemmer changed more
+  than the ending (``happy`` → ``happi*`` and ``happy*``).  Prefixing the
+  stem rather than the raw word keeps every form of a word one query:
+  ``параметр``, ``параметров`` and ``параметры`` find the same chunks.
 
 When nothing matches, :func:`run` retries once with edit distance 1 on the
 optional, non-wildcard terms (fuzzy fallback).
@@ -34,6 +37,10 @@ from . import analyzer
 
 # A shorter raw prefix would expand to a large share of the vocabulary.
 PREFIX_MIN_LENGTH = 2
+# Weight of a prefix clause: the words the reader may still be typing
+# towards count, but a chunk with the word itself ranks first
+# (``параметры`` before ``параметризовать``).
+PREFIX_BOOST = 0.1
 FUZZY_EDIT_DISTANCE = 1
 # Within one edit, a term of one or two characters matches most short words.
 FUZZY_MIN_LENGTH = 3
@@ -93,14 +100,13 @@ def _prefixes(query: str, pieces: list[analyzer.Piece], prefix: bool) -> list[Pr
         if _is_lone_cjk(piece):
             # Ideographs are indexed inside bigrams: a lone one is a prefix.
             result.append(Prefix(piece.text, (piece.text,)))
-        elif (
-            prefix
-            and i == len(pieces) - 1
-            and piece.kind != "cjk"
-            and piece.end == len(query)  # still typing this word
-            and len(piece.text) >= PREFIX_MIN_LENGTH
-        ):
-            result.append(Prefix(piece.text, tuple(_piece_terms(piece))))
+        elif prefix and i == len(pieces) - 1 and piece.kind != "cjk" and piece.end == len(query):
+            # Still typing this word.
+            (term,) = _piece_terms(piece)
+            texts = [term] if piece.text.startswith(term) else [term, piece.text]
+            for text in texts:
+                if len(text) >= PREFIX_MIN_LENGTH:
+                    result.append(Prefix(text, (term,)))
     return result
 
 
@@ -157,6 +163,7 @@ def _search(index: Index, items: list[Clause]) -> tuple[Hit, ...]:
             wildcard=Query.WILDCARD_TRAILING if clause.wildcard_trailing else Query.WILDCARD_NONE,
             edit_distance=clause.edit_distance,
             use_pipeline=False,
+            boost=PREFIX_BOOST if clause.wildcard_trailing else 1,
         )
     matches = index.query(query)
     hits = (Hit(m["ref"], m["score"]) for m in matches)

@@ -53,11 +53,13 @@ for (const c of search.queries) {
 }
 
 for (const group of search.equivalent) {
-  test(`${group.join(" = ")} find the same chunks`, () => {
-    const refs = group.map((q) => run(lunr, index, analyzer, q, { prefix: false }).hits.map((h) => h.ref));
-    assert.ok(refs[0].length);
-    for (const r of refs) assert.deepEqual(r, refs[0]);
-  });
+  for (const prefix of [true, false]) {
+    test(`${group.join(" = ")} find the same chunks (prefix ${prefix})`, () => {
+      const refs = group.map((q) => run(lunr, index, analyzer, q, { prefix }).hits.map((h) => h.ref));
+      assert.ok(refs[0].length);
+      for (const r of refs) assert.deepEqual(r, refs[0]);
+    });
+  }
 }
 
 test("raw input never throws and never reaches lunr's query parser", () => {

@@ -6,6 +6,9 @@
 
 // A shorter raw prefix would expand to a large share of the vocabulary.
 export const PREFIX_MIN_LENGTH = 2;
+// Weight of a prefix clause: the words the reader may still be typing
+// towards count, but a chunk with the word itself ranks first.
+export const PREFIX_BOOST = 0.1;
 export const FUZZY_EDIT_DISTANCE = 1;
 // Within one edit, a term of one or two characters matches most short words.
 export const FUZZY_MIN_LENGTH = 3;
@@ -32,14 +35,15 @@ function prefixes(analyzer, query, pieces, prefix) {
     if (isLoneCjk(piece)) {
       // Ideographs are indexed inside bigrams: a lone one is a prefix.
       result.push({ text: piece.text, terms: [piece.text] });
-    } else if (
-      prefix &&
-      i === pieces.length - 1 &&
-      piece.kind !== "cjk" &&
-      piece.end === query.length && // still typing this word
-      codePoints(piece.text) >= PREFIX_MIN_LENGTH
-    ) {
-      result.push({ text: piece.text, terms: pieceTerms(analyzer, piece) });
+    } else if (prefix && i === pieces.length - 1 && piece.kind !== "cjk" && piece.end === query.length) {
+      // Still typing this word. A wildcard skips the stemmer: prefix the
+      // stem, so every form of a word is one query, and the raw form too
+      // when the stemmer changed more than the ending (happy → happi).
+      const [term] = pieceTerms(analyzer, piece);
+      const texts = piece.text.startsWith(term) ? [term] : [term, piece.text];
+      for (const text of texts) {
+        if (codePoints(text) >= PREFIX_MIN_LENGTH) result.push({ text, terms: [term] });
+      }
     }
   });
   return result;
@@ -95,6 +99,7 @@ function search(lunr, index, items) {
         presence: c.required ? lunr.Query.presence.REQUIRED : lunr.Query.presence.OPTIONAL,
         wildcard: c.wildcardTrailing ? lunr.Query.wildcard.TRAILING : lunr.Query.wildcard.NONE,
         usePipeline: false,
+        boost: c.wildcardTrailing ? PREFIX_BOOST : 1,
       };
       // lunr.js goes fuzzy whenever the key exists, even at 0, and a fuzzy
       // term loses its wildcard: only set it when it is wanted.
