@@ -152,4 +152,4 @@ def shown_results(page) -> list[dict]:  # type: ignore[no-untyped-def]
 
 
 def status_text(page) -> str:  # type: ignore[no-untyped-def]
-    return page.locator("[data-citesearch] [role=status]").inner_text()
+    return page.locator("[data-citesearch] .citesearch-status").inner_text()

@@ -105,6 +105,11 @@ def test_keyboard_alone_focuses_the_box_moves_through_results_and_opens_one(page
     wait_for_answer(page, "install")
     box = page.locator(INPUT)
     assert box.get_attribute("aria-expanded") == "true"
+    assert box.get_attribute("aria-controls") == page.locator("[role=listbox]").get_attribute("id")
+    # The count is announced by a live region that is never inside a hidden container.
+    live = page.locator("[data-citesearch] [role=status][aria-live=polite]")
+    assert re.fullmatch(r"\d+ results? in \d+ documents?\.", live.text_content())
+    assert live.evaluate("node => !node.closest('[hidden]')")
     assert box.get_attribute("aria-activedescendant") is None
     page.keyboard.press("ArrowDown")
     page.keyboard.press("ArrowDown")
@@ -179,7 +184,7 @@ def test_an_index_that_cannot_be_fetched_gives_a_clear_message(page, site_url):
     page.route("**/search/manifest.json", lambda route: route.fulfill(status=404, body="gone"))
     page.goto(site_url + "index.html")
     page.locator(INPUT).click()
-    message = page.locator("[data-citesearch] [role=status]")
+    message = page.locator("[data-citesearch] .citesearch-status")
     message.wait_for()
     assert message.inner_text().startswith("Search is unavailable: could not fetch ")
     assert "manifest.json (HTTP 404)" in message.inner_text()
@@ -191,7 +196,7 @@ def test_a_manifest_of_an_unknown_format_is_refused(page, site_url, built_site):
     page.route("**/search/manifest.json", lambda route: route.fulfill(json=manifest))
     page.goto(site_url + "index.html")
     page.locator(INPUT).click()
-    page.locator("[data-citesearch] [role=status]").wait_for()
+    page.locator("[data-citesearch] .citesearch-status").wait_for()
     assert "format 2 is not supported" in status_text(page)
 
 
@@ -232,3 +237,17 @@ def test_the_widget_returns_the_same_refs_and_quotes_as_the_command_line(page, s
     widget = [(row["ref"], row["quote"]) for row in shown_results(page)]
     cli = [(row["ref"], row["quote"]) for row in expected["results"]]
     assert widget == cli
+
+
+def test_following_a_result_on_the_same_page_moves_the_highlight(page, site_url):
+    page.goto(site_url + "guide/install.html")
+    first = page.locator("[id^='upgrade--']").get_attribute("id")
+    second = page.locator("[id^='install-with-pip--']").get_attribute("id")
+    page.goto(f"{site_url}guide/install.html?h=pip#{first}")
+    page.wait_for_selector(f"[data-citesearch-landed='{first}']")
+    assert page.locator(f'[data-chunk="{first}"] mark.citesearch-term').all_inner_texts() == ["pip"]
+    page.evaluate("anchor => { location.hash = anchor; }", second)  # same document: no reload
+    page.wait_for_selector(f"[data-citesearch-landed='{second}']")
+    assert page.locator(f'[data-chunk="{first}"].citesearch-landed, [data-chunk="{first}"] mark').count() == 0
+    assert page.locator(f'[data-chunk="{second}"] mark.citesearch-term').all_inner_texts() == ["pip"]
+    assert page.locator(f'[data-chunk="{first}"]').first.inner_text().startswith("To upgrade an existing installation")

@@ -37,7 +37,8 @@ function mountWidget(box) {
   const input = box.querySelector("input");
   const select = box.querySelector("select");
   const panel = box.querySelector(".citesearch-panel");
-  const status = box.querySelector("[role=status]");
+  const status = box.querySelector(".citesearch-status");
+  const live = box.querySelector("[role=status]");
   const retry = box.querySelector(".citesearch-retry");
   const listbox = box.querySelector("[role=listbox]");
   let loading = null;
@@ -67,6 +68,7 @@ function mountWidget(box) {
 
   function say(message) {
     status.textContent = message;
+    live.textContent = message;
     open(true);
   }
 
@@ -123,7 +125,7 @@ function mountWidget(box) {
     if (!text) {
       listbox.replaceChildren();
       retry.hidden = true;
-      status.textContent = "";
+      status.textContent = live.textContent = "";
       activate(-1);
       open(false);
       return;
@@ -221,6 +223,11 @@ function mountWidget(box) {
 
 const box = document.querySelector("[data-citesearch]");
 if (box) mountWidget(box);
-highlightLanding(document.querySelector("#content") || document.body, location.href, engine.modules).catch((error) =>
-  console.warn("citesearch: could not highlight the passage:", error)
-);
+function land() {
+  highlightLanding(document.querySelector("#content") || document.body, location.href, engine.modules).catch((error) =>
+    console.warn("citesearch: could not highlight the passage:", error)
+  );
+}
+land();
+// A result on the page already shown differs only by its fragment: no reload.
+addEventListener("hashchange", land);

@@ -50,8 +50,20 @@ function markWords(block, query, modules) {
   return count;
 }
 
+// Undoes an earlier landing on this page.
+function clearLanding(root) {
+  for (const mark of root.querySelectorAll("mark.citesearch-term")) {
+    const parent = mark.parentNode;
+    mark.replaceWith(...mark.childNodes);
+    parent.normalize();
+  }
+  for (const block of root.querySelectorAll(".citesearch-landed")) block.classList.remove("citesearch-landed");
+  delete root.dataset.citesearchLanded;
+}
+
 // Highlights the chunk named in the URL; returns the number of blocks found.
 export async function highlightLanding(root, href, loadModules) {
+  clearLanding(root);
   const target = landingTarget(href);
   if (!target) return 0;
   const blocks = chunkBlocks(root, target.anchor);
