@@ -1,0 +1,204 @@
+"""Search as a reader does, in headless Chromium, against each site.
+
+For every system the harness opens its search page, puts the query into the
+system's own search box and fires the events its UI listens to, then watches
+the DOM: a query is answered when a result link is on the page, and done
+when the page has been quiet for ``QUIET_MS`` (so results that arrive in
+pieces, as Pagefind's do, are complete).  Latency is the time from firing
+the events to the first result link; debounce in a UI is part of it.
+
+Cold: a fresh browser context (empty cache), from navigation start until the
+first result link of the first query; the events are fired again every
+200 ms until then, like a reader who keeps typing while the search loads
+(MkDocs ignores keystrokes until its worker has built the index).
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+import statistics
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from queries import Query, doc_key
+from server import SiteServer
+from systems import System
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+QUIET_MS = 300
+NO_RESULT_MS = 2500  # a query with no result link is given up after this
+COLD_TIMEOUT_MS = 60_000
+
+HARNESS = """
+window.__benchSearch = (q, sel, quietMs, giveUpMs, retypeMs) => new Promise(resolve => {
+  const input = document.querySelector(sel.input);
+  if (!input) { resolve({error: 'no search input ' + sel.input}); return; }
+  const hasLinks = () => document.querySelectorAll(sel.links).length > 0;
+  const t0 = performance.now();
+  let first = null, last = null;
+  const obs = new MutationObserver(() => {
+    last = performance.now();
+    if (first === null && hasLinks()) first = last;
+  });
+  obs.observe(document.documentElement, {subtree: true, childList: true, characterData: true, attributes: true});
+  const fire = () => {
+    input.focus();
+    input.value = q;
+    for (const e of sel.events) {
+      input.dispatchEvent(e === 'keyup'
+        ? new KeyboardEvent('keyup', {bubbles: true, key: 'Unidentified'})
+        : new Event(e, {bubbles: true}));
+    }
+  };
+  fire();
+  let lastFire = t0;
+  const tick = () => {
+    const now = performance.now();
+    if (first === null && retypeMs && now - lastFire >= retypeMs) { fire(); lastFire = now; }
+    const quiet = last !== null && now - last >= quietMs;
+    if ((first !== null && quiet) || (first === null && now - t0 > giveUpMs)) {
+      obs.disconnect();
+      const links = [...document.querySelectorAll(sel.links)].map(a => a.href);
+      resolve({t0, first, last, links: first === null ? [] : links,
+               timeOrigin: performance.timeOrigin});
+    } else {
+      setTimeout(tick, 10);
+    }
+  };
+  setTimeout(tick, 10);
+});
+window.__benchClear = (sel, quietMs, giveUpMs) => new Promise(resolve => {
+  const input = document.querySelector(sel.input);
+  const t0 = performance.now();
+  let last = t0;
+  const obs = new MutationObserver(() => { last = performance.now(); });
+  obs.observe(document.documentElement, {subtree: true, childList: true, characterData: true, attributes: true});
+  input.value = '';
+  for (const e of sel.events) {
+    input.dispatchEvent(e === 'keyup'
+      ? new KeyboardEvent('keyup', {bubbles: true, key: 'Unidentified'})
+      : new Event(e, {bubbles: true}));
+  }
+  const tick = () => {
+    const now = performance.now();
+    const empty = document.querySelectorAll(sel.links).length === 0;
+    if ((empty && now - last >= quietMs) || now - t0 > giveUpMs) { obs.disconnect(); resolve(empty); }
+    else setTimeout(tick, 10);
+  };
+  setTimeout(tick, 10);
+});
+"""
+
+
+@dataclass
+class BrowserResult:
+    cold_ms: list[float] = field(default_factory=list)  # per cold load
+    cold_bytes: list[int] = field(default_factory=list)
+    cold_bytes_gz: list[int] = field(default_factory=list)
+    cold_search_bytes: list[int] = field(default_factory=list)
+    warm_ms: list[float] = field(default_factory=list)  # per answered timing query
+    unanswered: list[str] = field(default_factory=list)
+    top_docs: dict[str, list[str]] = field(default_factory=dict)  # relevance query -> docs
+    error: str = ""
+
+
+@lru_cache(maxsize=None)
+def _gzip_len(path: Path, mtime: float) -> int:
+    return len(gzip.compress(path.read_bytes(), compresslevel=6, mtime=0))
+
+
+def gzip_equivalent(root: Path, url_path: str, raw: int) -> int:
+    """What the response would weigh from a server that gzips (files only)."""
+    rel = url_path.lstrip("/") or "index.html"
+    path = root / rel
+    if path.is_dir():
+        path = path / "index.html"
+    if not path.is_file() or raw < path.stat().st_size:
+        return raw
+    return min(raw, _gzip_len(path, path.stat().st_mtime) + (raw - path.stat().st_size))
+
+
+def top_docs(links: list[str], n: int = 5) -> list[str]:
+    """The first ``n`` distinct documents, in the order the UI shows them."""
+    docs: list[str] = []
+    for href in links:
+        key = doc_key(urlsplit(href).path)
+        if key not in docs:
+            docs.append(key)
+        if len(docs) == n:
+            break
+    return docs
+
+
+def _search(page, system: System, q: str, give_up_ms: int, retype_ms: int = 0) -> dict:
+    return page.evaluate(
+        "([q, sel, quiet, giveUp, retype]) => window.__benchSearch(q, sel, quiet, giveUp, retype)",
+        [q, system.browser, QUIET_MS, give_up_ms, retype_ms],
+    )
+
+
+def _clear(page, system: System) -> None:
+    """Empty the box and wait until the old results are gone, so the next
+    query's first result link is really its own."""
+    page.evaluate("([sel]) => window.__benchClear(sel, 100, 1500)", [system.browser])
+
+
+def measure_site(pw_browser, system: System, timing_queries: list[str],
+                 relevance: list[Query], cold_runs: int) -> BrowserResult:
+    result = BrowserResult()
+    with SiteServer(system.site) as server:
+        page = None
+        for run in range(cold_runs):
+            context = pw_browser.new_context()
+            context.add_init_script(HARNESS)
+            page = context.new_page()
+            server.reset()
+            page.goto(server.url + system.page, wait_until="domcontentloaded")
+            answer = _search(page, system, timing_queries[0], COLD_TIMEOUT_MS, retype_ms=200)
+            if answer.get("error"):
+                result.error = answer["error"]
+                context.close()
+                return result
+            if answer["first"] is None:
+                result.error = f"no result for {timing_queries[0]!r} in {COLD_TIMEOUT_MS // 1000}s"
+                break
+            shown_at = (answer["timeOrigin"] + answer["first"]) / 1000
+            sent = server.sent_until(shown_at)
+            result.cold_ms.append(answer["first"])
+            result.cold_bytes.append(sum(s.bytes for s in sent))
+            result.cold_bytes_gz.append(
+                sum(gzip_equivalent(system.site, s.path, s.bytes) for s in sent))
+            result.cold_search_bytes.append(sum(
+                s.bytes for s in sent if re.search(system.search_paths, s.path)))
+            if run < cold_runs - 1:
+                context.close()
+
+        # Warm: the same page, index loaded, one query after another.
+        for q in timing_queries[1:]:
+            _clear(page, system)
+            answer = _search(page, system, q, NO_RESULT_MS)
+            if answer["first"] is None:
+                result.unanswered.append(q)
+            else:
+                result.warm_ms.append(answer["first"] - answer["t0"])
+        for query in relevance:
+            _clear(page, system)
+            answer = _search(page, system, query.text, NO_RESULT_MS)
+            result.top_docs[query.text] = top_docs(answer["links"])
+        page.context.close()
+    return result
+
+
+def launch(playwright):
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+
+
+def median(values: list[float]) -> float | None:
+    return statistics.median(values) if values else None

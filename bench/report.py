@@ -1,0 +1,135 @@
+"""The results table (markdown) and the header that says where it was measured."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import platform
+import subprocess
+from dataclasses import dataclass, field
+
+from timing import Sample
+
+COLUMNS = [
+    "corpus", "system", "build s", "vs cs", "peak MB", "vs cs",
+    "index raw", "index gz", "search code gz",
+    "cold ms", "cold bytes (gz)", "of which search",
+    "warm ms", "doc@5 headings", "doc@5 words", "passage@5",
+]
+
+
+@dataclass
+class Row:
+    corpus: str
+    system: str
+    build: Sample | None = None
+    runs: int = 0
+    error: str = ""
+    index_raw: int | None = None
+    index_gz: int | None = None
+    code_gz: int | None = None
+    cold_ms: float | None = None
+    cold_bytes: int | None = None
+    cold_bytes_gz: int | None = None
+    cold_search_bytes: int | None = None
+    warm_ms: float | None = None
+    browser_note: str = ""
+    doc_heading: str = ""
+    doc_words: str = ""
+    passage: str = ""
+    notes: list[str] = field(default_factory=list)
+
+
+def human_bytes(n: int | None) -> str:
+    if n is None:
+        return "–"
+    if n >= 1024 * 1024:
+        return f"{n / 1024 / 1024:.1f} MB"
+    return f"{n / 1024:.0f} KB"
+
+
+def _num(value: float | None, fmt: str) -> str:
+    return "–" if value is None else format(value, fmt)
+
+
+def _ratio(value: float | None, base: float | None) -> str:
+    return "–" if not value or not base else f"×{value / base:.2f}"
+
+
+def table(rows: list[Row]) -> str:
+    base = {r.corpus: r.build for r in rows if r.system == "citesearch" and r.build}
+    lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
+    for r in rows:
+        b = base.get(r.corpus)
+        if r.error:
+            cells = [r.corpus, r.system, f"fails: {r.error}"] + [""] * (len(COLUMNS) - 3)
+        else:
+            cold_bytes = "–" if r.cold_bytes is None else (
+                f"{human_bytes(r.cold_bytes)} ({human_bytes(r.cold_bytes_gz)})")
+            cells = [
+                r.corpus, r.system,
+                _num(r.build.seconds, ".2f"), _ratio(r.build.seconds, b and b.seconds),
+                _num(r.build.peak_rss_mb, ".0f"), _ratio(r.build.peak_rss_mb, b and b.peak_rss_mb),
+                human_bytes(r.index_raw), human_bytes(r.index_gz), human_bytes(r.code_gz),
+                r.browser_note or _num(r.cold_ms, ".0f"),
+                cold_bytes, human_bytes(r.cold_search_bytes),
+                _num(r.warm_ms, ".0f"),
+                r.doc_heading or "–", r.doc_words or "–", r.passage or "–",
+            ]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def machine() -> str:
+    cpu = next((line.split(":", 1)[1].strip() for line in _read("/proc/cpuinfo").splitlines()
+                if line.startswith("model name")), platform.processor() or "unknown")
+    mem_kb = next((int(line.split()[1]) for line in _read("/proc/meminfo").splitlines()
+                   if line.startswith("MemTotal")), 0)
+    return (f"{os.cpu_count()} cores ({cpu}), {mem_kb / 1024 / 1024:.0f} GiB RAM, "
+            f"{platform.system()} {platform.release()}, Python {platform.python_version()}")
+
+
+def git_revision(repo) -> str:
+    out = subprocess.run(["git", "-C", str(repo), "rev-parse", "--short", "HEAD"],
+                         capture_output=True, text=True)
+    dirty = subprocess.run(["git", "-C", str(repo), "status", "--porcelain", "--", "plugin", "theme"],
+                           capture_output=True, text=True).stdout.strip()
+    return out.stdout.strip() + (" (+ uncommitted changes in plugin/ or theme/)" if dirty else "")
+
+
+def header(command: str, versions: dict[str, str], runs: int, per_kind: int, repo) -> str:
+    now = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    tools = ", ".join(f"{k} {v}" for k, v in versions.items())
+    return (
+        f"Measured {now} on {machine()}.\n\n"
+        f"citesearch at {git_revision(repo)}; {tools}.\n\n"
+        f"Command: `{command}`; builds: median of {runs} interleaved runs; "
+        f"relevance: {per_kind} heading + {per_kind} words queries per corpus.\n"
+    )
+
+
+LEGEND = """\
+Columns: *build s* / *peak MB*: median wall time and peak RSS of the whole build
+(for pagefind: MkDocs without search, then `pagefind`; times added, peak is the
+larger); *vs cs*: ratio to the citesearch cold build of the same corpus.
+*index*: the search index files on disk (citesearch `search/**`, MkDocs
+`search/search_index.json`, Pagefind `pagefind/{index,fragment}/*`, `*.pf_meta`,
+`pagefind-entry.json`), raw and gzip -6; *search code gz*: the JS/wasm/CSS the
+search needs, gzip. *cold ms*: fresh browser context, navigation start until the
+first result link of the first query is on the page; *cold bytes*: everything the
+server sent until then (headers included, uncompressed; in brackets what a gzip
+server would send), *of which search*: only index and search code requests.
+*warm ms*: median time from typing a query (events fired) to its first result
+link, same page, over the rest of the fixed query list; UI debounce included
+(Pagefind UI: 300 ms). *doc@5*: queries whose source document is among the
+first five distinct pages the search UI shows; *passage@5*: citesearch only, the
+source passage among the first five results of `citesearch search`.
+"""
