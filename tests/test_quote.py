@@ -1,6 +1,9 @@
 """Cited snippets, Python side (tests/js/quote.test.mjs runs the same vectors)."""
 
 import json
+import random
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -9,7 +12,9 @@ from hypothesis import strategies as st
 
 from citesearch import quote
 
-VECTORS = json.loads((Path(__file__).parent / "vectors" / "quotes.json").read_text(encoding="utf-8"))
+TESTS = Path(__file__).parent
+CORPORA = TESTS.parent.parent / "shared" / "corpora" / "fastapi-docs"
+VECTORS = json.loads((TESTS / "vectors" / "quotes.json").read_text(encoding="utf-8"))
 
 
 @pytest.mark.parametrize("case", VECTORS["sentences"], ids=lambda c: repr(c["text"][:30]))
@@ -59,3 +64,56 @@ def test_quote_is_one_of_the_sentences_with_marks_inside_it(text, query):
     for start, end in found.marks:
         assert previous_end <= start < end <= len(found.sentence)
         previous_end = end
+
+
+def node_quotes(pairs, prefix):
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    done = subprocess.run(
+        ["node", str(TESTS / "js" / "quote-batch.mjs")],
+        input=json.dumps({"pairs": pairs, "prefix": prefix}),
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def python_quote(text, query, prefix):
+    found = quote.quote(text, query, prefix=prefix)
+    return {
+        "sentences": [text[a:b] for a, b in quote.sentences(text)],
+        "quote": found and [found.sentence, [found.sentence[a:b] for a, b in found.marks]],
+    }
+
+
+def assert_same_quotes(pairs):
+    for prefix in (True, False):
+        for (text, query), js in zip(pairs, node_quotes(pairs, prefix), strict=True):
+            assert python_quote(text, query, prefix) == js, (text, query, prefix)
+
+
+def test_node_quotes_the_same_sentences_and_marks():
+    texts = [c["text"] for c in VECTORS["quotes"]] + [c["text"] for c in VECTORS["sentences"]]
+    queries = sorted({c["query"] for c in VECTORS["quotes"]} | {"路", "参", "Path", "pa", "ё"})
+    assert_same_quotes([[t, q] for t in texts for q in queries])
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("lang", ["en", "ru", "zh"])
+def test_node_quotes_corpus_paragraphs_the_same(lang):
+    folder = CORPORA / lang
+    if not folder.is_dir():
+        pytest.skip(f"corpus not found at {folder} (expected ../shared/corpora beside the repo)")
+    paragraphs = [
+        p for path in sorted(folder.rglob("*.md")) for p in path.read_text(encoding="utf-8").split("\n\n") if p.strip()
+    ]
+    rng = random.Random(lang)
+    pairs = []
+    for text in rng.sample(paragraphs, min(500, len(paragraphs))):
+        words = text.split()
+        query = " ".join(rng.sample(words, min(len(words), rng.randint(1, 3))))
+        pairs.append([text, query[: rng.randint(1, len(query))] if rng.random() < 0.3 else query])
+    assert_same_quotes(pairs)
