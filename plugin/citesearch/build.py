@@ -142,7 +142,7 @@ def build(
     if strict:
         problems += [Problem(w.path, w.line, f"{w.message} (warning, --strict)") for w in assembled.warnings]
     if problems:
-        raise ContentError(problems)
+        raise ContentError(problems, () if strict else assembled.warnings)
     with output_lock(out):
         write_site(assembled.files, out)
     search_bytes = sum(len(d) for p, d in assembled.files.items() if p.startswith("search/") and isinstance(d, bytes))

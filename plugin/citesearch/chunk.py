@@ -156,9 +156,12 @@ class ChunkExtension(Extension):
         super().__init__(**kwargs)
 
     def extendMarkdown(self, md: Markdown) -> None:
+        self.md = md
         md.registerExtension(self)
         # After toc (5), which gives headings their ids; before unescape (0).
         md.treeprocessors.register(ChunkTreeprocessor(md, self.budget), "citesearch_chunk", 4)
+        self.reset()
 
     def reset(self) -> None:
-        pass
+        # Markdown skips the treeprocessors for blank input: start every document empty.
+        self.md.citesearch_chunks = ChunkResult((), (), frozenset())

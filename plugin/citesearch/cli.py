@@ -53,6 +53,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return {"build": _build, "serve": _serve, "search": _search}[args.command](args)
     except ContentError as exc:
+        for warning in exc.warnings:
+            print(f"{warning} (warning)", file=sys.stderr)
         for problem in exc.problems:
             print(problem, file=sys.stderr)
         print(f"citesearch: {len(exc.problems)} error(s); nothing was written", file=sys.stderr)
@@ -62,6 +64,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.exit_code
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # output piped into `head` and the like
+        sys.stderr.close()
+        return EXIT_OK
 
 
 def _build(args) -> int:

@@ -29,8 +29,9 @@ class ContentError(CitesearchError):
 
     exit_code = 1
 
-    def __init__(self, problems: list[Problem]):
+    def __init__(self, problems: list[Problem], warnings: list[Problem] | tuple[Problem, ...] = ()):
         self.problems = sorted(problems)
+        self.warnings = sorted(warnings)
         super().__init__("\n".join(str(p) for p in self.problems))
 
 

@@ -67,3 +67,8 @@ class LinkExtension(Extension):
         md.registerExtension(self)
         # After inline patterns (20) created the <a> elements.
         md.treeprocessors.register(LinkTreeprocessor(md, self), "citesearch_links", 7)
+        self.md = md
+        self.reset()
+
+    def reset(self) -> None:
+        self.md.citesearch_links = ()

@@ -40,10 +40,8 @@ class Parser:
         html = self.md.convert(doc.body)
         result: ChunkResult = self.md.citesearch_chunks
         headings = tuple(Heading(h.level, h.id, h.text) for h in result.headings)
-        title_heading = next((i for i, h in enumerate(headings) if h.level == 1), None)
+        title_heading = page_heading(headings)
         title = doc.title or (headings[title_heading].text if title_heading is not None else None)
-        if doc.title:
-            title_heading = None  # an explicit title: every heading is a section heading
         title = title or fallback_title(doc)
         chunks = tuple(
             _chunk(doc, title, headings, raw.headings, title_heading, raw.anchor, raw.text)
@@ -70,6 +68,16 @@ def _chunk(doc: Document, title: str, headings, path: Iterable[int], title_headi
         lang=doc.lang,
         heading_text=HEADING_SEPARATOR.join(names),
     )
+
+
+def page_heading(headings: tuple[Heading, ...]) -> int | None:
+    """Index of the heading that is the page's own title: a first heading that is the only H1.
+
+    Documents with several H1s (RFC style: "# Summary", "# Motivation") use them
+    as sections; their title comes from front matter or the file name instead.
+    """
+    h1s = [i for i, h in enumerate(headings) if h.level == 1]
+    return h1s[0] if h1s == [0] else None
 
 
 def fallback_title(doc: Document) -> str:

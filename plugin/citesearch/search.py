@@ -95,7 +95,8 @@ class SiteSearch:
         hits.sort(key=lambda h: h[:3])
         results = [self._result(shard, hit, text) for *_, shard, hit in hits[:limit]]
         if any(r.quote for r in results):
-            status, message = SUPPORTED, f"{len(results)} passages quoted from the documents."
+            quoted = sum(1 for r in results if r.quote)
+            status, message = SUPPORTED, f"{quoted} of {len(results)} passages quote the query."
         else:
             status = INSUFFICIENT
             message = f"The documents hold nothing that answers “{text.strip()}”."

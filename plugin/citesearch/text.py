@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 import xml.etree.ElementTree as etree
 from html.parser import HTMLParser
@@ -41,7 +42,9 @@ def _collect(element: etree.Element, stash: list, parts: list[str]) -> None:
     if block:
         parts.append(" ")
     if element.text:
-        parts.append(resolve(element.text, stash))
+        text = resolve(element.text, stash)
+        # Markdown stores code spans already HTML-escaped (&lt;); readers see "<".
+        parts.append(html.unescape(text) if tag == "code" else text)
     for child in element:
         _collect(child, stash, parts)
     if block:

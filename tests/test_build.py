@@ -1,0 +1,146 @@
+"""The pipeline end to end on the basic fixture site."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from citesearch import ContentError, build
+from conftest import BASIC_SITE, REPO
+
+
+def tree_digest(root: Path) -> dict[str, str]:
+    return {
+        p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
+
+
+def test_every_public_document_becomes_a_page_at_its_id(basic_built: Path):
+    for page in ("index.html", "guide/install.html", "guide/usage.html", "ru/index.html", "zh/index.html"):
+        assert (basic_built / page).is_file(), page
+    assert not (basic_built / "_partial.html").exists()
+    assert (basic_built / "img/logo.svg").is_file()
+
+
+def test_every_chunk_anchor_is_an_id_in_its_page_and_marks_its_blocks(basic_built: Path):
+    manifest = json.loads((basic_built / "search/manifest.json").read_text())
+    for entry in manifest["languages"].values():
+        table = json.loads((basic_built / "search" / entry["chunks"]).read_text())
+        for doc_index, anchor, heading in table["chunks"]:
+            html = (basic_built / table["docs"][doc_index]["url"]).read_text()
+            assert f'id="{anchor}"' in html
+            assert f'data-chunk="{anchor}"' in html
+
+
+def test_relative_markdown_links_point_at_pages(basic_built: Path):
+    index = (basic_built / "index.html").read_text()
+    assert 'href="guide/install.html#requirements"' in index
+    usage = (basic_built / "guide/usage.html").read_text()
+    assert 'href="../index.html"' in usage
+    assert 'href="install.html"' not in usage  # usage.md links to usage.md only in its own folder
+
+
+def test_manifest_names_every_shard_by_content_hash(basic_built: Path):
+    manifest = json.loads((basic_built / "search/manifest.json").read_text())
+    assert manifest["format"] == 1
+    assert sorted(manifest["languages"]) == ["en", "ru", "zh"]
+    for lang, entry in manifest["languages"].items():
+        for key in ("index", "chunks"):
+            name = entry[key]
+            data = (basic_built / "search" / name).read_bytes()
+            assert name.split(".")[-2] == hashlib.sha256(data).hexdigest()[:16]
+            assert name.startswith(f"{key}.{lang}.")
+
+
+def test_the_index_has_no_positions_and_numeric_refs(basic_built: Path):
+    manifest = json.loads((basic_built / "search/manifest.json").read_text())
+    entry = manifest["languages"]["en"]
+    index = json.loads((basic_built / "search" / entry["index"]).read_text())
+    assert index["fields"] == ["title", "heading", "body"]
+    assert index["pipeline"] == []
+    for term, posting in index["invertedIndex"]:
+        for field in ("title", "heading", "body"):
+            for ref, metadata in posting[field].items():
+                assert ref.isdigit() and metadata == {}
+    terms = [term for term, _ in index["invertedIndex"]]
+    assert terms == sorted(terms, key=lambda t: t.encode("utf-16-be"))
+
+
+def test_alias_writes_a_redirect_to_the_moved_page(basic_built: Path):
+    redirect = (basic_built / "old/setup.html").read_text()
+    assert 'content="0; url=../guide/install.html"' in redirect
+    assert 'href="../guide/install.html"' in redirect
+    assert '<link rel="canonical" href="https://docs.example.org/guide/install.html">' in redirect
+
+
+def test_editor_documents_leave_no_byte_in_a_public_build(basic_built: Path):
+    for path in basic_built.rglob("*"):
+        if path.is_file():
+            assert b"EDITORSECRET" not in path.read_bytes(), path
+            assert b"editorsecret" not in path.read_bytes().lower(), path
+
+
+def test_editor_build_includes_drafts_with_a_banner_and_noindex(tmp_path: Path):
+    out = tmp_path / "editor"
+    build(BASIC_SITE, out, role="editor")
+    page = (out / "drafts/secret.html").read_text()
+    assert "Editor-only draft" in page
+    assert '<meta name="robots" content="noindex, nofollow">' in page
+
+
+def test_same_input_gives_byte_identical_site_from_any_directory(tmp_path: Path):
+    outs = []
+    for n, seed in enumerate(("1", "4242")):
+        cwd = tmp_path / f"cwd{n}"
+        cwd.mkdir()
+        out = tmp_path / f"out{n}"
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        subprocess.run(
+            [sys.executable, "-m", "citesearch", "build", str(BASIC_SITE), "--out", str(out)],
+            cwd=cwd, env=env, check=True, capture_output=True,
+        )
+        outs.append(tree_digest(out))
+    assert outs[0] == outs[1]
+    assert len(outs[0]) > 20
+
+
+def test_a_failed_build_leaves_the_previous_site_untouched(basic_copy: Path, tmp_path: Path):
+    out = tmp_path / "site"
+    build(basic_copy, out)
+    before = tree_digest(out)
+    (basic_copy / "guide/broken.md").write_text("---\nvisibility: publci\n---\n# Broken\n")
+    with pytest.raises(ContentError):
+        build(basic_copy, out)
+    assert tree_digest(out) == before
+    assert not list(tmp_path.glob(".site.tmp-*"))
+
+
+def test_a_rebuild_replaces_the_site_and_drops_removed_pages(basic_copy: Path, tmp_path: Path):
+    out = tmp_path / "site"
+    build(basic_copy, out)
+    (basic_copy / "guide/usage.md").unlink()
+    text = (basic_copy / "guide/install.md").read_text().replace("[usage](usage.md)", "usage")
+    (basic_copy / "guide/install.md").write_text(text)
+    build(basic_copy, out)
+    assert not (out / "guide/usage.html").exists()
+    assert (out / "guide/install.html").exists()
+
+
+def test_site_is_world_readable(basic_built: Path):
+    assert basic_built.stat().st_mode & 0o755 == 0o755
+
+
+def test_theme_assets_and_vendored_lunr_are_copied(basic_built: Path):
+    assert (basic_built / "assets/vendor/lunr.js").is_file()
+    assert (basic_built / "assets/site.css").is_file()
+    page = (basic_built / "guide/install.html").read_text()
+    assert 'src="../assets/citesearch.js?v=' in page
+    assert (REPO / "theme/static/vendor/lunr.js").read_bytes() == (basic_built / "assets/vendor/lunr.js").read_bytes()
