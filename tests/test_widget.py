@@ -122,8 +122,15 @@ def test_keyboard_alone_focuses_the_box_moves_through_results_and_opens_one(page
     page.keyboard.press("Escape")
     assert page.locator("[data-citesearch] .citesearch-panel").is_hidden()
     assert box.get_attribute("aria-expanded") == "false"
+    assert box.input_value() == "install"
+    page.keyboard.press("Escape")  # a second Escape clears the box
+    assert box.input_value() == ""
+    page.keyboard.type("install")
+    wait_for_answer(page, "install")
     # Ctrl-K focuses the box from anywhere, even from another field.
-    page.locator("body").click()
+    page.keyboard.press("Shift+Tab")  # back to the site title: focus leaves the widget, the panel closes
+    assert page.evaluate("document.activeElement.id") != "citesearch-input"
+    assert page.locator("[data-citesearch] .citesearch-panel").is_hidden()
     page.keyboard.press("Control+k")
     assert page.evaluate("document.activeElement.id") == "citesearch-input"
     page.keyboard.press("ArrowDown")

@@ -54,7 +54,7 @@ function mountWidget(box) {
     input.setAttribute("aria-expanded", String(visible && options().length > 0));
   }
 
-  function activate(index) {
+  function activate(index, { scroll = true } = {}) {
     const all = options();
     all.forEach((node, i) => node.setAttribute("aria-selected", String(i === index)));
     active = index;
@@ -63,7 +63,7 @@ function mountWidget(box) {
       return;
     }
     input.setAttribute("aria-activedescendant", all[index].id);
-    all[index].scrollIntoView({ block: "nearest" });
+    if (scroll) all[index].scrollIntoView({ block: "nearest" });
   }
 
   function say(message) {
@@ -123,6 +123,7 @@ function mountWidget(box) {
     const ticket = ++latest;
     writeUrl(text);
     if (!text) {
+      delete box.dataset.citesearchQuery;
       listbox.replaceChildren();
       retry.hidden = true;
       status.textContent = live.textContent = "";
@@ -185,23 +186,30 @@ function mountWidget(box) {
     } else if (event.key === "Enter") {
       event.preventDefault();
       clearTimeout(timer);
-      if (active >= 0) follow(active);
-      else if (count && !panel.hidden) follow(0);
+      // Results still on screen from an older query are not what Enter means.
+      const current = box.dataset.citesearchQuery === input.value.trim();
+      if (current && count && !panel.hidden) follow(Math.max(active, 0));
       else search();
     } else if (event.key === "Escape") {
+      event.preventDefault();
       if (!panel.hidden) {
-        event.preventDefault();
         activate(-1);
         open(false);
+      } else if (input.value) {
+        input.value = ""; // a second Escape clears the box, as in the ARIA combobox pattern
+        search();
       }
     }
   });
   listbox.addEventListener("mousemove", (event) => {
     const option = event.target.closest("[role=option]");
-    if (option) activate(options().indexOf(option));
+    if (option) activate(options().indexOf(option), { scroll: false });
   });
   document.addEventListener("click", (event) => {
     if (!box.contains(event.target)) open(false);
+  });
+  box.addEventListener("focusout", (event) => {
+    if (!box.contains(event.relatedTarget)) open(false);
   });
   document.addEventListener("keydown", (event) => {
     const commandK = (event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "k";
