@@ -103,3 +103,16 @@ def test_corpus_vocabulary_is_analysed_identically(lang):
     identical = 100 * (len(words) - len(diff)) / len(words)
     print(f"\n{lang}: {len(words)} distinct words, {len(terms)} distinct terms, {identical:.2f}% identical")
     assert not diff, diff[:20]
+
+
+def test_both_sides_carry_the_same_name_and_version():
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    module = (TESTS.parent / "theme" / "static" / "analyzer.js").as_uri()
+    done = subprocess.run(
+        ["node", "--input-type=module", "-e",
+         f"import {{ NAME, VERSION }} from {json.dumps(module)}; console.log(JSON.stringify([NAME, VERSION]))"],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [analyzer.NAME, analyzer.VERSION]

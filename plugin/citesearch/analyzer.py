@@ -25,6 +25,7 @@ scoring already discounts frequent terms.
 from __future__ import annotations
 
 import re
+import sys
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
@@ -34,16 +35,19 @@ import snowballstemmer
 from . import stemmer_en
 
 NAME = "citesearch-multilingual"
-VERSION = "1"
+VERSION = "2"
 
 # Han ideographs (unified, extensions A–H, compatibility) plus 々 and 〇.
 CJK_RANGES = "\u3005\u3007\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U000323af"
 CYRILLIC_RANGES = "\u0400-\u052f\u1c80-\u1c8f\u1d2b\u1d78\ua640-\ua69f"
 
-_RUN = re.compile(r"[^\W_]+")
+# A piece: the longest run of letters and digits ([^\W_]) of one script
+# class.  The lookaheads keep marks and unassigned code points inside the
+# CJK and Cyrillic blocks out, as in JavaScript.
 _PIECE = re.compile(
-    f"(?P<cjk>[{CJK_RANGES}]+)|(?P<cyrillic>[{CYRILLIC_RANGES}]+)"
-    f"|(?P<other>[^{CJK_RANGES}{CYRILLIC_RANGES}]+)"
+    f"(?P<cjk>(?:(?=[^\\W_])[{CJK_RANGES}])+)"
+    f"|(?P<cyrillic>(?:(?=[^\\W_])[{CYRILLIC_RANGES}])+)"
+    f"|(?P<other>[^\\W_{CJK_RANGES}{CYRILLIC_RANGES}]+)"
 )
 
 
@@ -64,7 +68,6 @@ class Piece:
     end: int
     kind: str  # "cjk", "cyrillic" or "other"
     text: str  # normalised
-    run: int  # index of the run it belongs to (one query "word")
 
 
 @lru_cache(maxsize=65536)
@@ -91,10 +94,41 @@ def _segments(text: str):
         yield start, len(text)
 
 
+class _CharFolds(dict):
+    """code point → its folded segment, for ``str.translate``; filled lazily."""
+
+    def __missing__(self, code_point: int) -> str:
+        folded = self[code_point] = _fold_segment(chr(code_point))
+        return folded
+
+
+_CHAR_FOLDS = _CharFolds()
+
+
+@lru_cache(maxsize=1)
+def _marks() -> re.Pattern[str]:
+    """A pattern matching any combining mark (``re`` has no ``\\p{M}``)."""
+    ranges: list[list[int]] = []
+    for cp in range(sys.maxunicode + 1):
+        if unicodedata.category(chr(cp))[0] == "M":
+            if ranges and ranges[-1][1] == cp - 1:
+                ranges[-1][1] = cp
+            else:
+                ranges.append([cp, cp])
+    return re.compile("[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in ranges) + "]")
+
+
 def _normalise_with_map(text: str) -> tuple[str, list[int] | None, list[int] | None]:
-    """The normalised text and, per normalised character, its original span."""
+    """The normalised text and, per normalised character, its original span
+    (None: the same offsets as the original)."""
     if text.isascii():  # NFKC and casefold are plain lower() here
         return text.lower(), None, None
+    if not _marks().search(text):
+        # Every segment is one character: fold them at C speed, and if no
+        # character grew, offsets are unchanged.
+        norm = text.translate(_CHAR_FOLDS)
+        if len(norm) == len(text):
+            return norm, None, None
     parts: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
@@ -112,8 +146,8 @@ def normalize(text: str) -> str:
 
 
 def _raw_pieces(text: str):
-    """Steps 1 and 2: (kind, normalised piece, run index, original span of a
-    slice of the normalised text)."""
+    """Steps 1 and 2: (kind, normalised piece, its offset in the normalised
+    text, a function mapping a normalised slice to its original span)."""
     norm, starts, ends = _normalise_with_map(text)
 
     def span(a: int, b: int) -> tuple[int, int]:
@@ -121,17 +155,16 @@ def _raw_pieces(text: str):
             return a, b
         return starts[a], ends[b - 1]
 
-    for run_index, run in enumerate(_RUN.finditer(norm)):
-        for m in _PIECE.finditer(run.group()):
-            yield m.lastgroup or "other", m.group(), run_index, run.start() + m.start(), span
+    for m in _PIECE.finditer(norm):
+        yield m.lastgroup or "other", m.group(), m.start(), span
 
 
 def pieces(text: str) -> list[Piece]:
     """The normalised pieces of ``text`` with their original offsets."""
     result = []
-    for kind, piece, run_index, a, span in _raw_pieces(text):
+    for kind, piece, a, span in _raw_pieces(text):
         start, end = span(a, a + len(piece))
-        result.append(Piece(start, end, kind, piece, run_index))
+        result.append(Piece(start, end, kind, piece))
     return result
 
 
@@ -159,7 +192,7 @@ def words(text: str) -> list[Word]:
     highlight just the characters that match.
     """
     result = []
-    for kind, piece, _, a, span in _raw_pieces(text):
+    for kind, piece, a, span in _raw_pieces(text):
         if kind != "cjk":
             result.append(Word(*span(a, a + len(piece)), (stem(piece, kind),)))
         elif len(piece) == 1:
@@ -171,5 +204,15 @@ def words(text: str) -> list[Word]:
 
 
 def analyze(text: str) -> list[str]:
-    """The index terms of ``text`` in order, duplicates kept."""
-    return [t for w in words(text) for t in w.terms]
+    """The index terms of ``text`` in order, duplicates kept.
+
+    The same as the terms of :func:`words`, without building the words (the
+    build analyses every chunk).
+    """
+    terms: list[str] = []
+    for kind, piece, _, _ in _raw_pieces(text):
+        if kind != "cjk":
+            terms.append(stem(piece, kind))
+        else:
+            terms.extend(bigrams(piece))
+    return terms

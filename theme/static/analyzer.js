@@ -14,14 +14,20 @@
 // lunr.stemmer.support.js and lunr.ru.js loaded after lunr.js).
 
 export const NAME = "citesearch-multilingual";
-export const VERSION = "1";
+export const VERSION = "2";
 
 // Han ideographs (unified, extensions A–H, compatibility) plus 々 and 〇.
 const CJK = "\\u3005\\u3007\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff\\u{20000}-\\u{323af}";
 const CYRILLIC = "\\u0400-\\u052f\\u1c80-\\u1c8f\\u1d2b\\u1d78\\ua640-\\ua69f";
 
-const RUN = /[\p{L}\p{N}]+/gu;
-const PIECE = new RegExp(`([${CJK}]+)|([${CYRILLIC}]+)|([^${CJK}${CYRILLIC}]+)`, "gu");
+// A piece: the longest run of letters and digits of one script class. The
+// lookaheads keep marks and unassigned code points inside the CJK and
+// Cyrillic blocks out, as in Python.
+const PIECE = new RegExp(
+  `((?:(?=[\\p{L}\\p{N}])[${CJK}])+)|((?:(?=[\\p{L}\\p{N}])[${CYRILLIC}])+)` +
+    `|((?:(?![${CJK}${CYRILLIC}])[\\p{L}\\p{N}])+)`,
+  "gu",
+);
 const MARK = /^\p{M}$/u;
 const ASCII = /^[\x00-\x7f]*$/;
 
@@ -151,13 +157,9 @@ function rawPieces(text) {
   const { norm, starts, ends } = normaliseWithMap(text);
   const span = starts === null ? (a, b) => [a, b] : (a, b) => [starts[a], ends[b - 1]];
   const result = [];
-  let runIndex = 0;
-  for (const run of norm.matchAll(RUN)) {
-    for (const m of run[0].matchAll(PIECE)) {
-      const kind = m[1] !== undefined ? "cjk" : m[2] !== undefined ? "cyrillic" : "other";
-      result.push({ kind, text: m[0], run: runIndex, at: run.index + m.index, span });
-    }
-    runIndex++;
+  for (const m of norm.matchAll(PIECE)) {
+    const kind = m[1] !== undefined ? "cjk" : m[2] !== undefined ? "cyrillic" : "other";
+    result.push({ kind, text: m[0], at: m.index, span });
   }
   return result;
 }
@@ -178,11 +180,11 @@ export function createAnalyzer(lunr) {
     return normaliseWithMap(text).norm;
   }
 
-  // [{start, end, kind, text, run}]: normalised pieces with original offsets.
+  // [{start, end, kind, text}]: normalised pieces with original offsets.
   function pieces(text) {
-    return rawPieces(text).map(({ kind, text: piece, run, at, span }) => {
+    return rawPieces(text).map(({ kind, text: piece, at, span }) => {
       const [start, end] = span(at, at + piece.length);
-      return { start, end, kind, text: piece, run };
+      return { start, end, kind, text: piece };
     });
   }
 
