@@ -3,7 +3,10 @@
 // whitespace or the end, or at 。！？; closing quotes/brackets stay with the
 // sentence; the quote is the sentence with the most distinct query terms
 // (first on ties), verbatim but for surrounding whitespace.
-import { queryTerms } from "./query.js";
+
+// query.js with this module's own query string (the widget stamps its
+// assets "?v=…" against stale caches): one instance, never a stale one.
+const { queryTerms } = await import(new URL("./query.js" + new URL(import.meta.url).search, import.meta.url).href);
 
 // Spelled out rather than \s / trim(): JavaScript and Python disagree on a
 // few characters (U+001C–U+001F, U+FEFF, U+180E).
