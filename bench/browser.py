@@ -31,6 +31,8 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--no-first-run",
+    # Themes and corpus pages link CDNs and remote images: nothing leaves this machine.
+    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
 ]
 QUIET_MS = 300
 NO_RESULT_MS = 2500  # a query with no result link is given up after this
@@ -159,6 +161,8 @@ def measure_site(pw_browser, system: System, timing_queries: list[str],
             context = pw_browser.new_context()
             context.add_init_script(HARNESS)
             page = context.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
             server.reset()
             page.goto(server.url + system.page, wait_until="domcontentloaded")
             answer = _search(page, system, timing_queries[0], COLD_TIMEOUT_MS, retype_ms=200)
@@ -168,6 +172,9 @@ def measure_site(pw_browser, system: System, timing_queries: list[str],
                 return result
             if answer["first"] is None:
                 result.error = f"no result for {timing_queries[0]!r} in {COLD_TIMEOUT_MS // 1000}s"
+                search_errors = [e for e in errors if "hljs" not in e]  # theme's missing CDN
+                if search_errors:
+                    result.error += f"; page error: {search_errors[0][:120]}"
                 break
             shown_at = (answer["timeOrigin"] + answer["first"]) / 1000
             sent = server.sent_until(shown_at)

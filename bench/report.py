@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from timing import Sample
 
 COLUMNS = [
-    "corpus", "system", "build s", "vs cs", "peak MB", "vs cs",
+    "corpus", "system", "build s", "vs cs", "cpu s", "vs cs", "peak MB", "vs cs",
     "index raw", "index gz", "search code gz",
     "cold ms", "cold bytes (gz)", "of which search",
     "warm ms", "doc@5 headings", "doc@5 words", "passage@5",
@@ -69,6 +69,7 @@ def table(rows: list[Row]) -> str:
             cells = [
                 r.corpus, r.system,
                 _num(r.build.seconds, ".2f"), _ratio(r.build.seconds, b and b.seconds),
+                _num(r.build.cpu_seconds, ".2f"), _ratio(r.build.cpu_seconds, b and b.cpu_seconds),
                 _num(r.build.peak_rss_mb, ".0f"), _ratio(r.build.peak_rss_mb, b and b.peak_rss_mb),
                 human_bytes(r.index_raw), human_bytes(r.index_gz), human_bytes(r.code_gz),
                 r.browser_note or _num(r.cold_ms, ".0f"),
@@ -105,11 +106,17 @@ def git_revision(repo) -> str:
     return out.stdout.strip() + (" (+ uncommitted changes in plugin/ or theme/)" if dirty else "")
 
 
-def header(command: str, versions: dict[str, str], runs: int, per_kind: int, repo) -> str:
+def load_average() -> str:
+    return " ".join(_read("/proc/loadavg").split()[:3]) or "unknown"
+
+
+def header(command: str, versions: dict[str, str], runs: int, per_kind: int, repo,
+           load_before: str) -> str:
     now = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     tools = ", ".join(f"{k} {v}" for k, v in versions.items())
     return (
-        f"Measured {now} on {machine()}.\n\n"
+        f"Measured {now} on {machine()}; load average (1, 5, 15 min) "
+        f"{load_before} at the start, {load_average()} at the end.\n\n"
         f"citesearch at {git_revision(repo)}; {tools}.\n\n"
         f"Command: `{command}`; builds: median of {runs} interleaved runs; "
         f"relevance: {per_kind} heading + {per_kind} words queries per corpus.\n"
@@ -117,7 +124,8 @@ def header(command: str, versions: dict[str, str], runs: int, per_kind: int, rep
 
 
 LEGEND = """\
-Columns: *build s* / *peak MB*: median wall time and peak RSS of the whole build
+Columns: *build s* / *cpu s* / *peak MB*: median wall time, CPU time (user +
+system, the steadier figure on a busy machine) and peak RSS of the whole build
 (for pagefind: MkDocs without search, then `pagefind`; times added, peak is the
 larger); *vs cs*: ratio to the citesearch cold build of the same corpus.
 *index*: the search index files on disk (citesearch `search/**`, MkDocs

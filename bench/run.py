@@ -20,7 +20,7 @@ from pathlib import Path
 
 from corpora import BENCH_DIR, CORPORA, REPO_DIR, WORK_DIR, available, markdown_files
 from queries import TIMING_QUERIES, relevance_queries
-from report import LEGEND, Row, header, table
+from report import LEGEND, Row, header, load_average, table
 from sizes import measure
 from systems import System, finish_site, prepare
 from timing import BuildFailed, median_sample, run_steps
@@ -195,7 +195,7 @@ def main(argv=None) -> int:
         print("bench: no corpus found under ../shared/corpora", file=sys.stderr)
         return 2
     WORK_DIR.mkdir(parents=True, exist_ok=True)
-    started = time.perf_counter()
+    started, load_before = time.perf_counter(), load_average()
     rows: list[Row] = []
     for corpus in corpora:
         rows += run_corpus(corpus, args, venv_bin)
@@ -203,7 +203,7 @@ def main(argv=None) -> int:
     command = "python bench/run.py " + shlex.join(argv if argv is not None else sys.argv[1:])
     text = table(rows)
     notes = [f"- {r.corpus} / {r.system}: {n.splitlines()[0][:300]}" for r in rows for n in r.notes]
-    doc = (f"{header(command.strip(), tool_versions(peers_wanted), args.runs, args.queries, REPO_DIR)}\n"
+    doc = (f"{header(command.strip(), tool_versions(peers_wanted), args.runs, args.queries, REPO_DIR, load_before)}\n"
            f"{text}\n\n{LEGEND}\n" + ("Notes:\n" + "\n".join(notes) + "\n" if notes else "")
            + f"\n(bench wall time {time.perf_counter() - started:.0f}s)\n")
     print(doc)

@@ -19,6 +19,7 @@ from pathlib import Path
 class Sample:
     seconds: float
     peak_rss_mb: float
+    cpu_seconds: float  # user + system: far less disturbed by other load than wall time
 
 
 class BuildFailed(RuntimeError):
@@ -38,14 +39,16 @@ def run_measured(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -
     if proc.returncode != 0:
         tail = err.decode("utf-8", "replace")[-2000:]
         raise BuildFailed(f"{' '.join(cmd)} exited {proc.returncode}:\n{tail}")
-    return Sample(elapsed, usage.ru_maxrss / 1024)
+    return Sample(elapsed, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime)
 
 
 def run_steps(steps: list[list[str]], cwd: Path, env=None) -> Sample:
     """Several commands one after the other count as one build: times add, peaks max."""
     samples = [run_measured(cmd, cwd, env) for cmd in steps]
     return Sample(
-        sum(s.seconds for s in samples), max(s.peak_rss_mb for s in samples)
+        sum(s.seconds for s in samples),
+        max(s.peak_rss_mb for s in samples),
+        sum(s.cpu_seconds for s in samples),
     )
 
 
@@ -53,4 +56,5 @@ def median_sample(samples: list[Sample]) -> Sample:
     return Sample(
         statistics.median(s.seconds for s in samples),
         statistics.median(s.peak_rss_mb for s in samples),
+        statistics.median(s.cpu_seconds for s in samples),
     )
