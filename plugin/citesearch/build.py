@@ -14,7 +14,7 @@ from .errors import ContentError, Problem, UsageError
 from .index import build_search_files
 from .load import load_documents
 from .model import EDITOR, PUBLIC, Document, ParsedDocument
-from .parse import Parser
+from .parse import DocumentTooComplex, Parser
 from .render import Renderer, build_nav, sitemap, static_files, theme_dir
 from .write import output_lock, write_site
 
@@ -76,7 +76,10 @@ def assemble(
     warnings += nav_warnings
 
     parser = Parser(config, {d.rel_path: d.url for d in included})
-    pages = (parse or parse_all)(included, parser, progress)
+    try:
+        pages = (parse or parse_all)(included, parser, progress)
+    except DocumentTooComplex as exc:
+        return Assembled({}, (), tuple(sorted(warnings)), tuple(sorted([*errors, exc.problem])))
     link_errors, link_warnings = check_links(pages, hidden)
     errors += link_errors
     warnings += link_warnings

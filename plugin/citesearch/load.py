@@ -29,20 +29,21 @@ class Loaded:
     assets: tuple[tuple[str, Path], ...]  # non-Markdown files to copy: (site path, source)
 
 
-def find_sources(content_dir: Path) -> tuple[list[Path], list[Path]]:
-    """Every ``*.md`` and every other file under the folder, sorted; ``_`` and ``.`` names skipped.
+def find_sources(content_dir: Path) -> tuple[list[Path], list[Path], list[Path]]:
+    """Every ``*.md``, every other file, and the folder symlinks left out; ``_`` and ``.`` names skipped.
 
     Folder symlinks are not followed, so a symlink loop cannot hang the walk.
     """
-    markdown, other = [], []
+    markdown, other, linked = [], [], []
     for folder, dirs, files in os.walk(content_dir, followlinks=False):
         dirs[:] = sorted(d for d in dirs if not d.startswith(("_", ".")))
+        linked += [Path(folder) / d for d in dirs if (Path(folder) / d).is_symlink()]
         for name in sorted(files):
             if name.startswith(("_", ".")):
                 continue
             path = Path(folder) / name
             (markdown if name.endswith(".md") else other).append(path)
-    return sorted(markdown), sorted(other)
+    return sorted(markdown), sorted(other), sorted(linked)
 
 
 def load_documents(content_dir: Path, config: Config) -> Loaded:
@@ -50,7 +51,9 @@ def load_documents(content_dir: Path, config: Config) -> Loaded:
     errors: list[Problem] = []
     warnings: list[Problem] = []
     documents: list[Document] = []
-    markdown, other = find_sources(content_dir)
+    markdown, other, linked = find_sources(content_dir)
+    for path in linked:
+        warnings.append(Problem(path.relative_to(content_dir).as_posix(), 1, "symlinked folder is not followed"))
     for path in markdown:
         rel = path.relative_to(content_dir).as_posix()
         doc = _load_one(path, rel, config, errors, warnings)
@@ -70,8 +73,7 @@ def _load_one(path: Path, rel: str, config: Config, errors: list, warnings: list
         errors.append(Problem(rel, 1, f"cannot read file: {exc.strerror or exc}"))
         return None
     if b"\x00" in data:
-        line = data[: data.index(b"\x00")].count(b"\n") + 1
-        errors.append(Problem(rel, line, "binary file (contains NUL bytes), not Markdown"))
+        errors.append(Problem(rel, 1, "binary file (contains NUL bytes), not Markdown"))
         return None
     try:
         text = data.decode("utf-8")
@@ -92,6 +94,10 @@ def _load_one(path: Path, rel: str, config: Config, errors: list, warnings: list
         return None
     if not body.strip():
         warnings.append(Problem(rel, body_line, "document has no content"))
+    too_deep = nesting_problem(body, body_line, rel)
+    if too_deep:
+        errors.append(too_deep)
+        return None
 
     doc_id = fields.get("id")
     if doc_id is None:
@@ -192,6 +198,22 @@ def validate_front_matter(front: dict, rel: str, config: Config) -> tuple[dict, 
     if "title" in fields and not fields["title"]:
         problem("title", "'title' is empty")
     return fields, problems
+
+
+MAX_NESTING = 100
+_QUOTE_PREFIX = re.compile(r"^(?:[ \t]*>)+")
+
+
+def nesting_problem(body: str, body_line: int, rel: str) -> Problem | None:
+    """Lists or quotes nested so deep that Markdown would exhaust Python's stack."""
+    for number, line in enumerate(body.split("\n")):
+        expanded = line.expandtabs(4)
+        indent = len(expanded) - len(expanded.lstrip(" "))
+        quotes = _QUOTE_PREFIX.match(line)
+        depth = max(indent // 4, quotes.group(0).count(">") if quotes else 0)
+        if depth > MAX_NESTING:
+            return Problem(rel, body_line + number, f"lists or quotes nested {depth} levels deep; at most {MAX_NESTING} can be rendered")
+    return None
 
 
 def valid_id(doc_id: str) -> bool:

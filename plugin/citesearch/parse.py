@@ -10,8 +10,17 @@ from markdown.extensions.toc import slugify_unicode
 from .chunk import ChunkExtension, ChunkResult
 from .config import Config
 from .contract import HEADING_SEPARATOR
+from .errors import Problem
 from .links import LinkExtension
 from .model import Chunk, Document, Heading, ParsedDocument
+
+
+class DocumentTooComplex(Exception):
+    """Markdown ran out of stack on this document (the loader rejects the usual causes)."""
+
+    def __init__(self, doc: Document):
+        super().__init__(doc.rel_path)
+        self.problem = Problem(doc.rel_path, doc.body_line, "document is nested too deeply to render")
 
 
 class Parser:
@@ -37,7 +46,10 @@ class Parser:
         self.md.reset()
         self.links.page_path = doc.rel_path
         self.links.page_url = doc.url
-        html = self.md.convert(doc.body)
+        try:
+            html = self.md.convert(doc.body)
+        except RecursionError:
+            raise DocumentTooComplex(doc) from None
         result: ChunkResult = self.md.citesearch_chunks
         headings = tuple(Heading(h.level, h.id, h.text) for h in result.headings)
         title_heading = page_heading(headings)

@@ -110,7 +110,7 @@ class Renderer:
     def redirect(self, alias_url: str, target_url: str, title: str) -> bytes:
         context = {
             "target": relative_url(alias_url, target_url),
-            "canonical": self.config.base_url + target_url if self.config.base_url else "",
+            "canonical": self.config.base_url + target_url if self.config.base_url else relative_url(alias_url, target_url),
             "title": title,
         }
         return self._render("redirect.html", context)

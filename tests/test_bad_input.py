@@ -1,0 +1,217 @@
+"""Bad input: every case gets a clear ``path:line: message`` and the right exit code."""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from citesearch.cli import main
+
+GOOD = "---\ntitle: Fine\n---\n\n# Fine\n\nA good page.\n"
+
+# (case, files to write, exact lines expected on stderr)
+CASES = [
+    (
+        "invalid yaml",
+        {"a.md": "---\ntitle: [unclosed\n---\nBody.\n"},
+        ["a.md:3: invalid YAML in front matter: expected ',' or ']', but got '<stream end>'"],
+    ),
+    (
+        "front matter that is not a mapping",
+        {"a.md": "---\n- just\n- a list\n---\nBody.\n"},
+        ["a.md:2: front matter must be a mapping of keys to values, got a list"],
+    ),
+    (
+        "wrong field types",
+        {"a.md": "---\ntitle: Fine\naliases: 3\nlang: [en]\n---\nBody.\n"},
+        [
+            "a.md:3: 'aliases' must be a list of old URLs, got a number",
+            "a.md:4: 'lang' must be a string, got a list",
+        ],
+    ),
+    (
+        "a visibility typo",
+        {"a.md": "---\nvisibility: publci\n---\nBody.\n"},
+        ["a.md:2: 'visibility' must be 'public' or 'editor', got 'publci'; did you mean 'public'?"],
+    ),
+    (
+        "unclosed front matter",
+        {"a.md": "---\ntitle: Fine\n\nBody without an end.\n"},
+        ["a.md:1: front matter starts with '---' but has no closing '---'"],
+    ),
+    (
+        "non-UTF-8 bytes",
+        {"a.md": b"# Title\n\nCaf\xe9 au lait.\n"},
+        ["a.md:3: not valid UTF-8: byte 0xe9 at column 4"],
+    ),
+    (
+        "a binary file named .md",
+        {"a.md": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"},
+        ["a.md:1: binary file (contains NUL bytes), not Markdown"],
+    ),
+    (
+        "duplicate ids from two paths",
+        {"a.md": "---\nid: same\n---\nOne.\n", "b.md": "---\nid: same\n---\nTwo.\n"},
+        ["b.md:1: duplicate id 'same': also used by a.md"],
+    ),
+    (
+        "an id that tries to escape the output folder",
+        {"a.md": "---\nid: ../../etc/passwd\n---\nBody.\n"},
+        ["a.md:2: 'id' must be a lowercase slug like 'guide/install' (a-z, 0-9, '-', '_', '.', '/'), got '../../etc/passwd'"],
+    ),
+    (
+        "an id in citesearch's own folders",
+        {"a.md": "---\nid: search/manifest\n---\nBody.\n"},
+        ["a.md:2: 'id' must be a lowercase slug like 'guide/install' (a-z, 0-9, '-', '_', '.', '/'), got 'search/manifest'"],
+    ),
+    (
+        "an alias that escapes the site",
+        {"a.md": "---\naliases: ['../outside']\n---\nBody.\n"},
+        ["a.md:2: alias '../outside' must be a path inside the site (no scheme, host or '..')"],
+    ),
+    (
+        "an alias that is an absolute URL",
+        {"a.md": "---\naliases: ['https://evil.example/x']\n---\nBody.\n"},
+        ["a.md:2: alias 'https://evil.example/x' must be a path inside the site (no scheme, host or '..')"],
+    ),
+    (
+        "an alias that collides with a page",
+        {"a.md": "---\naliases: [b]\n---\nBody.\n", "b.md": GOOD},
+        ["a.md:2: alias 'b' collides with the page b.html"],
+    ),
+    (
+        "two documents claiming one alias",
+        {"a.md": "---\naliases: [old]\n---\nA.\n", "b.md": "---\naliases: [old.html]\n---\nB.\n"},
+        ["b.md:2: alias 'old.html' is also an alias of a.md"],
+    ),
+    (
+        "deeply nested lists",
+        {"a.md": "".join("    " * d + f"- level {d}\n" for d in range(120))},
+        ["a.md:102: lists or quotes nested 101 levels deep; at most 100 can be rendered"],
+    ),
+    (
+        "a public page linking to an editor-only document",
+        {"a.md": "# A\n\nSee [the plan](plan.md).\n", "plan.md": "---\nvisibility: editor\n---\nSecret plan.\n"},
+        ["a.md:3: public page links to editor-only document plan.md"],
+    ),
+    (
+        "a file name that gives no id",
+        {"路径.md": "Body.\n"},
+        ["路径.md:1: cannot derive an id from this file name; set 'id:' in the front matter"],
+    ),
+]
+
+
+def write(folder: Path, files: dict[str, str | bytes]) -> None:
+    for name, data in files.items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
+
+
+@pytest.mark.parametrize("case,files,expected", CASES, ids=[c[0] for c in CASES])
+def test_bad_input_is_reported_with_file_and_line(tmp_path, capsys, case, files, expected):
+    content = tmp_path / "content"
+    write(content, {"ok.md": GOOD, **files})
+    out = tmp_path / "site"
+    assert main(["build", str(content), "--out", str(out)]) == 1
+    err = capsys.readouterr().err.splitlines()
+    errors = [line for line in err if not line.endswith("(warning)")]
+    assert errors[:-1] == expected
+    assert errors[-1] == f"citesearch: {len(expected)} error(s); nothing was written"
+    assert not out.exists()
+
+
+def test_every_error_is_listed_at_once_with_the_rest_of_the_site_checked(tmp_path, capsys):
+    content = tmp_path / "content"
+    write(content, {"ok.md": GOOD, **CASES[0][1], "b.md": "---\nvisibility: edtor\n---\n", "c.md": b"\xff"})
+    assert main(["build", str(content), "--out", str(tmp_path / "site")]) == 1
+    err = capsys.readouterr().err
+    assert "a.md:3: invalid YAML" in err and "b.md:2: 'visibility'" in err and "c.md:1: not valid UTF-8" in err
+    assert "3 error(s)" in err
+
+
+@pytest.mark.parametrize(
+    "files,warning",
+    [
+        ({"empty.md": ""}, "empty.md:1: document has no content (warning)"),
+        ({"only.md": "---\ntitle: Only front matter\n---\n"}, "only.md:4: document has no content (warning)"),
+        ({"a.md": "See [missing](nowhere.md).\n"}, "a.md:1: broken link: nowhere.md does not exist (warning)"),
+        ({"a.md": "See [part](ok.md#nope).\n"}, "a.md:1: broken link: ok.md has no anchor '#nope' (warning)"),
+        ({"a.md": "Jump [here](#nowhere).\n"}, "a.md:1: link to missing anchor '#nowhere' on this page (warning)"),
+    ],
+)
+def test_soft_problems_are_warnings_and_strict_makes_them_errors(tmp_path, capsys, files, warning):
+    content = tmp_path / "content"
+    write(content, {"ok.md": GOOD, **files})
+    assert main(["build", str(content), "--out", str(tmp_path / "site")]) == 0
+    assert warning in capsys.readouterr().err.splitlines()
+    assert main(["build", str(content), "--out", str(tmp_path / "strict"), "--strict"]) == 1
+    assert warning.replace(" (warning)", " (warning, --strict)") in capsys.readouterr().err.splitlines()
+    assert not (tmp_path / "strict").exists()
+
+
+def test_a_symlink_loop_in_content_does_not_hang_the_build(tmp_path, capsys):
+    content = tmp_path / "content"
+    write(content, {"ok.md": GOOD})
+    os.symlink(content, content / "loop")
+    os.symlink(content / "self.md", content / "self.md")
+    assert main(["build", str(content), "--out", str(tmp_path / "site")]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert "loop:1: symlinked folder is not followed (warning)" in err
+    assert "self.md:1: cannot read file: Too many levels of symbolic links" in err
+
+
+def test_raw_html_is_kept_in_pages_but_scripts_never_reach_the_search_text(tmp_path):
+    content = tmp_path / "content"
+    write(content, {"a.md": "# A\n\n<div class=\"x\">visible<script>alert('boom')</script></div>\n\nAfter.\n"})
+    out = tmp_path / "site"
+    assert main(["build", str(content), "--out", str(out)]) == 0
+    assert "<script>alert('boom')</script>" in (out / "a.html").read_text()
+    texts = "".join(p.read_text() for p in (out / "search/text").iterdir())
+    assert "visible" in texts and "alert" not in texts
+
+
+def test_a_twenty_megabyte_document_builds_in_bounded_memory(tmp_path):
+    paragraph = "Lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor. " * 10
+    body = "".join(f"## Part {i}\n\n{paragraph}\n\n" for i in range(20_000_000 // (len(paragraph) + 20)))
+    write(tmp_path / "content", {"big.md": "# Big\n\n" + body})
+    # A child process, so its peak memory is measured alone.
+    subprocess.run(
+        [sys.executable, "-m", "citesearch", "build", str(tmp_path / "content"), "--out", str(tmp_path / "site")],
+        check=True, capture_output=True,
+    )
+    assert (tmp_path / "site/big.html").stat().st_size > 20_000_000
+    peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    assert peak_kib < 2 * 1024 * 1024, f"peak memory {peak_kib / 1024:.0f} MiB for a 20 MB document"
+
+
+def test_config_errors_exit_2_with_a_suggestion(tmp_path, capsys):
+    content = tmp_path / "content"
+    write(content, {"ok.md": GOOD, "citesearch.yml": "titel: Docs\nchunk_budget: -5\n"})
+    assert main(["build", str(content), "--out", str(tmp_path / "site")]) == 2
+    err = capsys.readouterr().err
+    assert "unknown option 'titel' (did you mean 'title'?)" in err
+    assert "'chunk_budget' must be a whole number of at least 50, got -5" in err
+
+
+def test_nav_lists_a_missing_file_is_an_error_and_an_unlisted_file_a_warning(tmp_path, capsys):
+    content = tmp_path / "content"
+    write(content, {"ok.md": GOOD, "extra.md": GOOD, "citesearch.yml": "nav:\n  - ok.md\n  - lost.md\n"})
+    assert main(["build", str(content), "--out", str(tmp_path / "site")]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert "citesearch.yml:3: nav lists lost.md, which does not exist" in err
+    assert "extra.md:1: extra.md is not listed in nav (warning)" in err
+
+
+def test_usage_errors_exit_2(tmp_path, capsys):
+    assert main(["build", str(tmp_path / "missing")]) == 2
+    assert "content folder not found" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        main(["build", "--role", "admin"])
+    assert exc.value.code == 2
