@@ -177,6 +177,19 @@ def test_a_query_nothing_answers_says_so_and_offers_a_retry(page, site_url):
     assert "Search all languages" in retry.all_inner_texts()
 
 
+def test_a_misspelled_query_lists_sections_with_similar_words_but_quotes_nothing(page, site_url):
+    page.goto(site_url + "index.html")
+    type_query(page, "upgrde")
+    assert status_text(page) == (
+        "Nothing in these documents answers “upgrde”. Sections with similar words, without a quotable sentence:"
+    )
+    rows = shown_results(page)
+    assert rows[0]["ref"].startswith("guide/install#upgrade--")
+    assert rows[0]["heading"] == "Upgrade"
+    assert all(row["quote"] is None for row in rows)
+    assert page.locator(OPTIONS + " mark").count() == 0
+
+
 def test_searching_all_languages_finds_passages_in_other_languages(page, site_url):
     page.goto(site_url + "index.html")
     type_query(page, "установить")
@@ -240,7 +253,6 @@ def test_the_widget_returns_the_same_refs_and_quotes_as_the_command_line(page, s
     type_query(page, vector["query"] + " ")  # a finished last word: no prefix match, like the CLI
     if expected["status"] == "insufficient":
         assert status_text(page).startswith("Nothing in these documents answers")
-        return
     widget = [(row["ref"], row["quote"]) for row in shown_results(page)]
     cli = [(row["ref"], row["quote"]) for row in expected["results"]]
     assert widget == cli

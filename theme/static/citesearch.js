@@ -137,14 +137,11 @@ function mountWidget(box) {
       const answer = await engine.search(input.value, { langs: chosenLanguages(), limit: LIMIT });
       if (ticket !== latest) return;
       activate(-1);
-      if (answer.status === "insufficient") {
-        listbox.replaceChildren();
-        offerRetries(answer);
-        say(statusText(answer, 0));
-      } else {
-        retry.hidden = true;
-        say(statusText(answer, renderResults(listbox, answer)));
-      }
+      // Insufficient answers still list their sections, heading only: never a quote.
+      const documents = renderResults(listbox, answer);
+      if (answer.status === "insufficient") offerRetries(answer);
+      else retry.hidden = true;
+      say(statusText(answer, documents));
       box.dataset.citesearchQuery = text; // lets tests and scripts wait for results
     } catch (error) {
       if (ticket !== latest) return;

@@ -98,7 +98,9 @@ export function renderResults(listbox, answer) {
 export function statusText(answer, documents) {
   const count = answer.results.length;
   if (answer.status === "insufficient") {
-    return `Nothing in these documents answers “${answer.query}”.`;
+    const nothing = `Nothing in these documents answers “${answer.query}”.`;
+    if (!count) return nothing;
+    return `${nothing} ${answer.fuzzy ? "Sections with similar words" : "Sections that mention its words"}, without a quotable sentence:`;
   }
   const fuzzy = answer.fuzzy ? " (no exact match; showing close spellings)" : "";
   const results = count === 1 ? "1 result" : `${count} results`;
