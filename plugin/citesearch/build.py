@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from . import __version__
+from .cache import BuildCache, Changes
 from .check import check_aliases, check_links, check_nav, output_paths
 from .config import Config, load_config
 from .errors import ContentError, Problem, UsageError
@@ -35,6 +36,7 @@ class BuildResult:
     warnings: tuple[Problem, ...]
     seconds: float
     files: int = 0
+    changes: Changes = field(default_factory=Changes)  # documents added/changed/removed/unchanged
 
 
 @dataclass(frozen=True)
@@ -130,8 +132,14 @@ def build(
     role: str = PUBLIC,
     strict: bool = False,
     progress: Progress | None = None,
+    no_cache: bool = False,
+    theme: Path | None = None,
 ) -> BuildResult:
-    """Build the site; raise ContentError (and write nothing) when the content has errors."""
+    """Build the site; raise ContentError (and write nothing) when the content has errors.
+
+    Parse results of unchanged documents come from the build cache beside the
+    content; ``no_cache`` parses everything again (and refreshes the cache).
+    """
     started = time.perf_counter()
     content_dir = Path(content_dir)
     if not content_dir.is_dir():
@@ -139,13 +147,16 @@ def build(
     if role not in ROLES:
         raise UsageError(f"unknown role '{role}' (choose public or editor)")
     config = load_config(content_dir)
+    theme = theme or theme_dir()
     out = Path(out) if out is not None else default_out(content_dir, role)
-    assembled = assemble(content_dir, config, role, progress=progress)
+    cache = BuildCache(content_dir, config, theme, reuse=not no_cache)
+    assembled = assemble(content_dir, config, role, theme=theme, progress=progress, parse=cache.parse)
     problems = list(assembled.errors)
     if strict:
         problems += [Problem(w.path, w.line, f"{w.message} (warning, --strict)") for w in assembled.warnings]
+    warnings = tuple(assembled.warnings) + tuple(cache.warnings)
     if problems:
-        raise ContentError(problems, () if strict else assembled.warnings)
+        raise ContentError(problems, () if strict else warnings)
     with output_lock(out):
         write_site(assembled.files, out)
     search_bytes = sum(len(d) for p, d in assembled.files.items() if p.startswith("search/") and isinstance(d, bytes))
@@ -155,7 +166,8 @@ def build(
         documents=len(assembled.pages),
         chunks=sum(len(p.chunks) for p in assembled.pages),
         index_bytes=search_bytes,
-        warnings=assembled.warnings,
+        warnings=warnings,
         seconds=time.perf_counter() - started,
         files=len(assembled.files),
+        changes=cache.changes,
     )

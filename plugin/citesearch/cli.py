@@ -74,16 +74,23 @@ def _build(args) -> int:
     from .progress import terminal_progress
 
     with terminal_progress(sys.stderr) as progress:
-        result = build(args.dir, args.out, role=args.role, strict=args.strict, progress=progress)
+        result = build(
+            args.dir, args.out, role=args.role, strict=args.strict, progress=progress, no_cache=args.no_cache
+        )
     for warning in result.warnings:
         print(f"{warning} (warning)", file=sys.stderr)
-    print(
-        f"citesearch: built {result.documents} documents, {result.chunks} chunks, "
-        f"search index {result.index_bytes / 1024:.0f} KiB, {len(result.warnings)} warnings "
-        f"-> {result.out} in {result.seconds:.2f}s",
-        file=sys.stderr,
-    )
+    print(f"citesearch: {summary(result)} -> {result.out} in {result.seconds:.2f}s", file=sys.stderr)
     return EXIT_OK
+
+
+def summary(result) -> str:
+    """The one line a build reports: documents by change, chunks, index size, warnings."""
+    c = result.changes
+    return (
+        f"built {result.documents} documents ({c.added} added, {c.changed} changed, {c.removed} removed, "
+        f"{c.unchanged} unchanged; {c.parsed} parsed), {result.chunks} chunks, "
+        f"search index {result.index_bytes / 1024:.0f} KiB, {len(result.warnings)} warnings"
+    )
 
 
 def _serve(args) -> int:
