@@ -36,3 +36,30 @@ def basic_built(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("basic") / "site"
     build(BASIC_SITE, out)
     return out
+
+
+def build_corpus(tmp_path_factory, name: str, lang: str) -> Path:
+    """A shared corpus copied beside a citesearch.yml (the corpora are read-only) and built."""
+    from citesearch import build
+
+    source = corpus(name)
+    work = tmp_path_factory.mktemp(name.replace("/", "-"))
+    content = work / "content"
+    shutil.copytree(source, content)
+    (content / "citesearch.yml").write_text(f"title: {name}\nlang: {lang}\n", encoding="utf-8")
+    build(content, work / "site")
+    return work / "site"
+
+
+@pytest.fixture(scope="session")
+def fastapi_sites(tmp_path_factory) -> dict[str, Path]:
+    return {lang: build_corpus(tmp_path_factory, f"fastapi-docs/{lang}", lang) for lang in ("en", "ru", "zh")}
+
+
+@pytest.fixture(scope="session")
+def content_built(tmp_path_factory) -> Path:
+    from citesearch import build
+
+    out = tmp_path_factory.mktemp("content") / "site"
+    build(REPO / "content", out)
+    return out

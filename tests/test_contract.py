@@ -1,0 +1,74 @@
+"""One search contract, two halves: `citesearch search --json` and the shipped JS in Node agree."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from citesearch.cli import main
+from conftest import REPO
+
+VECTORS = json.loads((REPO / "tests/vectors/search_queries.json").read_text(encoding="utf-8"))
+SITE_SEARCH_JS = REPO / "tests/js/site-search.mjs"
+LIMIT = 10
+
+
+def python_refs(capsys, site: Path, lang: str, query: str) -> list[str]:
+    # "--" ends the options, so input such as "-" or "--strict" is read as the query.
+    assert main(["search", "--site", str(site), "--json", "--limit", str(LIMIT), "--lang", lang, "--", query]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["status"] in ("supported", "insufficient")
+    return [result["ref"] for result in answer["results"]]
+
+
+def node_refs(site: Path, lang: str, queries: list[str]) -> list[list[str]]:
+    request = json.dumps({"lang": lang, "queries": queries, "limit": LIMIT})
+    done = subprocess.run(
+        ["node", str(SITE_SEARCH_JS), str(site)], input=request, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def assert_halves_agree(capsys, site: Path, lang: str, queries: list[str]) -> int:
+    from_node = node_refs(site, lang, queries)
+    found = 0
+    for query, js in zip(queries, from_node):
+        py = python_refs(capsys, site, lang, query)
+        assert py == js, f"{lang} query {query!r}"
+        found += bool(py)
+    return found
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "zh"])
+def test_python_and_node_return_the_same_refs_in_order_on_the_fixture_site(capsys, basic_built, lang):
+    queries = VECTORS["basic"][lang]
+    assert assert_halves_agree(capsys, basic_built, lang, queries) >= len(queries) - 2
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "zh"])
+def test_python_and_node_return_the_same_refs_in_order_on_our_own_docs(capsys, content_built, lang):
+    queries = VECTORS["content"][lang]
+    assert assert_halves_agree(capsys, content_built, lang, queries) == len(queries)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "zh"])
+def test_raw_reader_input_never_crashes_either_half(capsys, basic_built, lang):
+    assert_halves_agree(capsys, basic_built, lang, VECTORS["raw_input"])
+
+
+def test_node_loads_every_index_shard_with_the_vendored_lunr(basic_built, content_built):
+    for site in (basic_built, content_built):
+        manifest = json.loads((site / "search/manifest.json").read_text())
+        for lang in manifest["languages"]:
+            assert len(node_refs(site, lang, ["a"])) == 1
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("lang", ["en", "ru", "zh"])
+def test_python_and_node_agree_on_the_fastapi_corpora(capsys, fastapi_sites, lang):
+    queries = VECTORS[f"fastapi-docs/{lang}"][lang]
+    assert assert_halves_agree(capsys, fastapi_sites[lang], lang, queries) == len(queries)
