@@ -253,8 +253,11 @@ def test_the_widget_returns_the_same_refs_and_quotes_as_the_command_line(page, s
     type_query(page, vector["query"] + " ")  # a finished last word: no prefix match, like the CLI
     if expected["status"] == "insufficient":
         assert status_text(page).startswith("Nothing in these documents answers")
-    widget = [(row["ref"], row["quote"]) for row in shown_results(page)]
-    cli = [(row["ref"], row["quote"]) for row in expected["results"]]
+    widget = [(row["ref"], row["quote"], row["marked"]) for row in shown_results(page)]
+    cli = [
+        (row["ref"], row["quote"], [row["quote"][start:end] for start, end in row["marks"]])
+        for row in expected["results"]
+    ]
     assert widget == cli
 
 
