@@ -13,7 +13,8 @@ The contract, step by step (the JavaScript module follows the same steps):
    (``[^\\W_]`` here, ``[\\p{L}\\p{N}]`` in JavaScript); everything else,
    underscore included, separates.  A run is then cut where the script
    class changes, so ``query-параметры`` and ``使用Pydantic模型`` yield one
-   piece per script.
+   piece per script.  Combining marks left after NFKC (Russian stress
+   marks: ``ударе́ние``) stay inside the word but are dropped from its term.
 3. **Terms** per piece: Cyrillic → Russian Snowball; CJK ideographs →
    overlapping character bigrams (a lone ideograph stays a unigram); any
    other piece (Latin, digits, …) → lunr.js's English stemmer exactly.
@@ -41,14 +42,6 @@ VERSION = "2"
 CJK_RANGES = "\u3005\u3007\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U000323af"
 CYRILLIC_RANGES = "\u0400-\u052f\u1c80-\u1c8f\u1d2b\u1d78\ua640-\ua69f"
 
-# A piece: the longest run of letters and digits ([^\W_]) of one script
-# class.  The lookaheads keep marks and unassigned code points inside the
-# CJK and Cyrillic blocks out, as in JavaScript.
-_PIECE = re.compile(
-    f"(?P<cjk>(?:(?=[^\\W_])[{CJK_RANGES}])+)"
-    f"|(?P<cyrillic>(?:(?=[^\\W_])[{CYRILLIC_RANGES}])+)"
-    f"|(?P<other>[^\\W_{CJK_RANGES}{CYRILLIC_RANGES}]+)"
-)
 
 
 @dataclass(frozen=True)
@@ -106,8 +99,8 @@ _CHAR_FOLDS = _CharFolds()
 
 
 @lru_cache(maxsize=1)
-def _marks() -> re.Pattern[str]:
-    """A pattern matching any combining mark (``re`` has no ``\\p{M}``)."""
+def _mark_class() -> str:
+    """A character class of every combining mark (``re`` has no ``\\p{M}``)."""
     ranges: list[list[int]] = []
     for cp in range(sys.maxunicode + 1):
         if unicodedata.category(chr(cp))[0] == "M":
@@ -115,7 +108,26 @@ def _marks() -> re.Pattern[str]:
                 ranges[-1][1] = cp
             else:
                 ranges.append([cp, cp])
-    return re.compile("[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in ranges) + "]")
+    return "[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in ranges) + "]"
+
+
+@lru_cache(maxsize=1)
+def _marks() -> re.Pattern[str]:
+    return re.compile(_mark_class())
+
+
+@lru_cache(maxsize=1)
+def _piece_pattern() -> re.Pattern[str]:
+    """A piece: the longest run of letters and digits ([^\\W_]) of one script
+    class, with the combining marks that follow its letters.  The lookaheads
+    keep marks and unassigned code points inside the CJK and Cyrillic blocks
+    from starting a letter, as in JavaScript."""
+    mark = _mark_class()
+    return re.compile(
+        f"(?P<cjk>(?:(?=[^\\W_])[{CJK_RANGES}])+)"
+        f"|(?P<cyrillic>(?:(?=[^\\W_])[{CYRILLIC_RANGES}]{mark}*)+)"
+        f"|(?P<other>(?:[^\\W_{CJK_RANGES}{CYRILLIC_RANGES}]{mark}*)+)"
+    )
 
 
 def _normalise_with_map(text: str) -> tuple[str, list[int] | None, list[int] | None]:
@@ -146,26 +158,31 @@ def normalize(text: str) -> str:
 
 
 def _raw_pieces(text: str):
-    """Steps 1 and 2: (kind, normalised piece, its offset in the normalised
-    text, a function mapping a normalised slice to its original span)."""
+    """Steps 1 and 2: (kind, piece without its marks, its start and end in
+    the normalised text, a function mapping a normalised slice to its
+    original span)."""
     norm, starts, ends = _normalise_with_map(text)
+    marked = not norm.isascii() and _marks().search(norm) is not None
 
     def span(a: int, b: int) -> tuple[int, int]:
         if starts is None or ends is None:
             return a, b
         return starts[a], ends[b - 1]
 
-    for m in _PIECE.finditer(norm):
-        yield m.lastgroup or "other", m.group(), m.start(), span
+    for m in _piece_pattern().finditer(norm):
+        piece = m.group()
+        if marked:
+            # Marks NFKC could not compose (Russian stress marks, the dot
+            # of a folded İ) belong to the word but not to its term.
+            piece = _marks().sub("", piece)
+        yield m.lastgroup or "other", piece, m.start(), m.end(), span
 
 
 def pieces(text: str) -> list[Piece]:
     """The normalised pieces of ``text`` with their original offsets."""
-    result = []
-    for kind, piece, a, span in _raw_pieces(text):
-        start, end = span(a, a + len(piece))
-        result.append(Piece(start, end, kind, piece))
-    return result
+    return [
+        Piece(*span(a, b), kind, piece) for kind, piece, a, b, span in _raw_pieces(text)
+    ]
 
 
 _russian = snowballstemmer.stemmer("russian")
@@ -192,9 +209,9 @@ def words(text: str) -> list[Word]:
     highlight just the characters that match.
     """
     result = []
-    for kind, piece, a, span in _raw_pieces(text):
+    for kind, piece, a, b, span in _raw_pieces(text):
         if kind != "cjk":
-            result.append(Word(*span(a, a + len(piece)), (stem(piece, kind),)))
+            result.append(Word(*span(a, b), (stem(piece, kind),)))
         elif len(piece) == 1:
             result.append(Word(*span(a, a + 1), (piece,)))
         else:
@@ -210,7 +227,7 @@ def analyze(text: str) -> list[str]:
     build analyses every chunk).
     """
     terms: list[str] = []
-    for kind, piece, _, _ in _raw_pieces(text):
+    for kind, piece, _, _, _ in _raw_pieces(text):
         if kind != "cjk":
             terms.append(stem(piece, kind))
         else:

@@ -6,6 +6,7 @@
 //    span of every normalised code unit so quotes can highlight the original;
 // 2. split into runs of letters and digits ([\p{L}\p{N}]; underscore and
 //    everything else separate), then cut each run where the script changes;
+//    marks left after NFKC stay in the word but are dropped from its term;
 // 3. Cyrillic piece → lunr-languages' Russian stemmer, CJK piece →
 //    overlapping bigrams (a lone ideograph stays a unigram), any other piece
 //    → lunr.stemmer, exactly.
@@ -20,14 +21,16 @@ export const VERSION = "2";
 const CJK = "\\u3005\\u3007\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff\\u{20000}-\\u{323af}";
 const CYRILLIC = "\\u0400-\\u052f\\u1c80-\\u1c8f\\u1d2b\\u1d78\\ua640-\\ua69f";
 
-// A piece: the longest run of letters and digits of one script class. The
-// lookaheads keep marks and unassigned code points inside the CJK and
-// Cyrillic blocks out, as in Python.
+// A piece: the longest run of letters and digits of one script class, with
+// the combining marks that follow its letters. The lookaheads keep marks and
+// unassigned code points inside the CJK and Cyrillic blocks from starting a
+// letter, as in Python.
 const PIECE = new RegExp(
-  `((?:(?=[\\p{L}\\p{N}])[${CJK}])+)|((?:(?=[\\p{L}\\p{N}])[${CYRILLIC}])+)` +
-    `|((?:(?![${CJK}${CYRILLIC}])[\\p{L}\\p{N}])+)`,
+  `((?:(?=[\\p{L}\\p{N}])[${CJK}])+)|((?:(?=[\\p{L}\\p{N}])[${CYRILLIC}]\\p{M}*)+)` +
+    `|((?:(?![${CJK}${CYRILLIC}])[\\p{L}\\p{N}]\\p{M}*)+)`,
   "gu",
 );
+const MARKS = /\p{M}/gu;
 const MARK = /^\p{M}$/u;
 const ASCII = /^[\x00-\x7f]*$/;
 
@@ -153,13 +156,17 @@ function normaliseWithMap(text) {
   return { norm, starts, ends };
 }
 
+// [{kind, text (without marks), at, end (in the normalised text), span}]
 function rawPieces(text) {
   const { norm, starts, ends } = normaliseWithMap(text);
   const span = starts === null ? (a, b) => [a, b] : (a, b) => [starts[a], ends[b - 1]];
   const result = [];
   for (const m of norm.matchAll(PIECE)) {
     const kind = m[1] !== undefined ? "cjk" : m[2] !== undefined ? "cyrillic" : "other";
-    result.push({ kind, text: m[0], at: m.index, span });
+    // Marks NFKC could not compose (Russian stress marks, the dot of a
+    // folded İ) belong to the word but not to its term.
+    const piece = m[0].replace(MARKS, "");
+    result.push({ kind, text: piece, at: m.index, end: m.index + m[0].length, span });
   }
   return result;
 }
@@ -182,17 +189,17 @@ export function createAnalyzer(lunr) {
 
   // [{start, end, kind, text}]: normalised pieces with original offsets.
   function pieces(text) {
-    return rawPieces(text).map(({ kind, text: piece, at, span }) => {
-      const [start, end] = span(at, at + piece.length);
+    return rawPieces(text).map(({ kind, text: piece, at, end: to, span }) => {
+      const [start, end] = span(at, to);
       return { start, end, kind, text: piece };
     });
   }
 
   function words(text) {
     const result = [];
-    for (const { kind, text: piece, at, span } of rawPieces(text)) {
+    for (const { kind, text: piece, at, end: to, span } of rawPieces(text)) {
       if (kind !== "cjk") {
-        const [start, end] = span(at, at + piece.length);
+        const [start, end] = span(at, to);
         result.push({ start, end, terms: [stem(piece, kind)] });
         continue;
       }
