@@ -116,17 +116,18 @@ def _marks() -> re.Pattern[str]:
     return re.compile(_mark_class())
 
 
-@lru_cache(maxsize=1)
-def _piece_pattern() -> re.Pattern[str]:
+@lru_cache(maxsize=2)
+def _piece_pattern(marked: bool) -> re.Pattern[str]:
     """A piece: the longest run of letters and digits ([^\\W_]) of one script
     class, with the combining marks that follow its letters.  The lookaheads
     keep marks and unassigned code points inside the CJK and Cyrillic blocks
-    from starting a letter, as in JavaScript."""
-    mark = _mark_class()
+    from starting a letter, as in JavaScript.  (Text without marks gets the
+    same pattern without the slow mark class.)"""
+    marks = _mark_class() + "*" if marked else ""
     return re.compile(
         f"(?P<cjk>(?:(?=[^\\W_])[{CJK_RANGES}])+)"
-        f"|(?P<cyrillic>(?:(?=[^\\W_])[{CYRILLIC_RANGES}]{mark}*)+)"
-        f"|(?P<other>(?:[^\\W_{CJK_RANGES}{CYRILLIC_RANGES}]{mark}*)+)"
+        f"|(?P<cyrillic>(?:(?=[^\\W_])[{CYRILLIC_RANGES}]{marks})+)"
+        f"|(?P<other>(?:[^\\W_{CJK_RANGES}{CYRILLIC_RANGES}]{marks})+)"
     )
 
 
@@ -169,7 +170,7 @@ def _raw_pieces(text: str):
             return a, b
         return starts[a], ends[b - 1]
 
-    for m in _piece_pattern().finditer(norm):
+    for m in _piece_pattern(marked).finditer(norm):
         piece = m.group()
         if marked:
             # Marks NFKC could not compose (Russian stress marks, the dot
