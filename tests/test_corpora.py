@@ -1,0 +1,82 @@
+"""Real, messy Markdown: the shared corpora build, and search answers readers in three languages."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from citesearch import build
+from citesearch.search import SiteSearch
+from conftest import corpus
+
+pytestmark = pytest.mark.corpus
+
+
+def refs(site: Path, query: str, limit: int = 50, lang: str | None = None) -> list[str]:
+    return [r.ref for r in SiteSearch(site).search(query, limit=limit, lang=lang, prefix=False).results]
+
+
+def test_rust_rfcs_build(tmp_path):
+    result = build(corpus("rust-rfcs"), tmp_path / "site")
+    assert result.documents > 600
+    assert result.chunks > 10_000
+    assert SiteSearch(tmp_path / "site").search("trait objects").status == "supported"
+
+
+def test_fastapi_english_builds_and_answers_with_a_quote(fastapi_sites):
+    answer = SiteSearch(fastapi_sites["en"]).search("path parameters", prefix=False)
+    assert answer.status == "supported"
+    assert answer.results[0].doc_id.startswith("tutorial/path-params")
+    assert answer.results[0].quote and "path parameter" in answer.results[0].quote.lower()
+
+
+# --- Russian ---------------------------------------------------------------------------------------
+
+def test_russian_word_forms_return_the_same_chunks(fastapi_sites):
+    site = fastapi_sites["ru"]
+    forms = [sorted(refs(site, q)) for q in ("параметр", "параметров", "параметры")]
+    assert forms[0] and forms[0] == forms[1] == forms[2]
+
+
+def test_yo_and_ye_spellings_return_the_same_results(fastapi_sites):
+    site = fastapi_sites["ru"]
+    assert refs(site, "развёртывание") == refs(site, "развертывание") != []
+
+
+def test_a_hyphenated_mixed_script_query_works(fastapi_sites):
+    site = fastapi_sites["ru"]
+    found = SiteSearch(site).search("query-параметры", prefix=False)
+    assert found.status == "supported"
+    assert any("query" in (r.quote or "").lower() and "параметр" in (r.quote or "").lower() for r in found.results)
+
+
+# --- Chinese ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    "query,page",
+    [("路径参数", "tutorial/path-params"), ("请求体", "tutorial/body"), ("依赖", "tutorial/dependencies/index")],
+)
+def test_a_chinese_term_ranks_its_defining_page_first(fastapi_sites, query, page):
+    first = SiteSearch(fastapi_sites["zh"]).search(query, prefix=False).results[0]
+    assert first.doc_id == page, (query, first.ref, first.quote)
+
+
+def test_a_mixed_english_chinese_query_finds_pydantic_models(fastapi_sites):
+    answer = SiteSearch(fastapi_sites["zh"]).search("pydantic 模型", prefix=False)
+    assert answer.status == "supported"
+    top = answer.results[:5]
+    assert all("模型" in (r.quote or "") for r in top if r.quote)
+    assert any("pydantic" in (r.quote or "").lower() and "模型" in (r.quote or "") for r in top)
+
+
+def test_english_words_in_chinese_pages_are_stemmed_alike(fastapi_sites):
+    site = fastapi_sites["zh"]
+    assert set(refs(site, "models")) == set(refs(site, "model")) != set()
+
+
+def test_manifest_lists_one_shard_per_language(fastapi_sites):
+    for lang, site in fastapi_sites.items():
+        manifest = json.loads((site / "search/manifest.json").read_text())
+        assert list(manifest["languages"]) == [lang]
