@@ -108,11 +108,13 @@ def test_corpus_vocabulary_is_analysed_identically(lang):
 def test_both_sides_carry_the_same_name_and_version():
     if shutil.which("node") is None:
         pytest.skip("node is not installed")
-    module = (TESTS.parent / "theme" / "static" / "analyzer.js").as_uri()
+    module = json.dumps((TESTS.parent / "theme" / "static" / "analyzer.js").as_uri())
+    script = f"import {{ NAME, VERSION }} from {module}; console.log(JSON.stringify([NAME, VERSION]))"
     done = subprocess.run(
-        ["node", "--input-type=module", "-e",
-         f"import {{ NAME, VERSION }} from {json.dumps(module)}; console.log(JSON.stringify([NAME, VERSION]))"],
-        capture_output=True, text=True, timeout=60,
+        ["node", "--input-type=module", "-e", script],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == [analyzer.NAME, analyzer.VERSION]
