@@ -22,8 +22,9 @@ Clauses, in query order:
   stem rather than the raw word keeps every form of a word one query:
   ``параметр``, ``параметров`` and ``параметры`` find the same chunks.
 
-When nothing matches, :func:`run` retries once with edit distance 1 on the
-optional, non-wildcard terms (fuzzy fallback).
+Prefix clauses weigh ``PREFIX_BOOST``.  When nothing matches, :func:`run`
+retries once with edit distance 1 on the optional, non-wildcard terms of
+three characters or more (fuzzy fallback).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from lunr.query import Query, QueryPresence
 
 from . import analyzer
 
-# A shorter raw prefix would expand to a large share of the vocabulary.
+# A shorter prefix would expand to a large share of the vocabulary.
 PREFIX_MIN_LENGTH = 2
 # Weight of a prefix clause: the words the reader may still be typing
 # towards count, but a chunk with the word itself ranks first

@@ -4,7 +4,7 @@
 // "http://x", "foo:bar", "-"): terms come from the analyzer and are added
 // with the query API, pipeline off.
 
-// A shorter raw prefix would expand to a large share of the vocabulary.
+// A shorter prefix would expand to a large share of the vocabulary.
 export const PREFIX_MIN_LENGTH = 2;
 // Weight of a prefix clause: the words the reader may still be typing
 // towards count, but a chunk with the word itself ranks first.
