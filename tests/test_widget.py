@@ -55,6 +55,9 @@ def test_a_russian_query_on_a_russian_page_shows_the_russian_sentence(page, site
     assert first["ref"].startswith("ru/ustanovka#")
     assert first["quote"] == "Чтобы установить пакет, выполните команду pip в терминале."
     assert first["marked"] == ["установить", "пакет"]
+    # The widget speaks the page's language.
+    assert re.fullmatch(r"Найдено результатов: \d+, документов: 1\.", status_text(page))
+    assert page.locator("label[for=citesearch-input]").inner_text() == "Поиск по документации"
 
 
 def test_a_chinese_query_shows_the_chinese_sentence(page, site_url):
@@ -64,6 +67,7 @@ def test_a_chinese_query_shows_the_chinese_sentence(page, site_url):
     assert first["ref"].startswith("zh/anzhuang#")
     assert first["quote"] == "首先为项目创建一个虚拟环境。"
     assert "".join(first["marked"]) == "虚拟环境"
+    assert re.fullmatch(r"\d+ 条结果，来自 1 篇文档。", status_text(page))
 
 
 def test_clicking_a_result_lands_on_the_passage_with_the_chunk_highlighted(page, site_url):

@@ -4,6 +4,7 @@
 
 import { createEngine, LoadError } from "./widget-engine.js";
 import { highlightLanding } from "./widget-landing.js";
+import { strings } from "./widget-strings.js";
 import { renderResults, statusText } from "./widget-view.js";
 
 const QUERY_PARAM = "q";
@@ -46,6 +47,7 @@ function mountWidget(box) {
   let timer = 0;
   let latest = 0; // only the newest search may render
   let active = -1;
+  const ui = strings(box.dataset.pageLang || document.documentElement.lang);
 
   const options = () => [...listbox.querySelectorAll("[role=option]")];
 
@@ -80,7 +82,7 @@ function mountWidget(box) {
       if (languages.length > 1) {
         select.replaceChildren(
           ...languages.map((lang) => new Option(languageName(lang), lang, false, lang === start)),
-          new Option("All languages", ALL_LANGUAGES)
+          new Option(ui.allLanguages, ALL_LANGUAGES)
         );
         select.hidden = false;
       } else {
@@ -97,9 +99,9 @@ function mountWidget(box) {
     return select.value === ALL_LANGUAGES ? [...languages].sort() : [select.value]; // sorted, as the CLI merges them
   }
 
-  function writeUrl(text) {
+  function writeUrl(query) {
     const url = new URL(location.href);
-    if (text) url.searchParams.set(QUERY_PARAM, text);
+    if (query) url.searchParams.set(QUERY_PARAM, query);
     else url.searchParams.delete(QUERY_PARAM);
     history.replaceState(history.state, "", url);
   }
@@ -108,7 +110,7 @@ function mountWidget(box) {
     const offers = [];
     if (languages.length > 1 && select.value !== ALL_LANGUAGES) {
       offers.push(
-        button("Search all languages", () => {
+        button(ui.searchAll, () => {
           select.value = ALL_LANGUAGES;
           search();
         })
@@ -119,10 +121,10 @@ function mountWidget(box) {
   }
 
   async function search() {
-    const text = input.value.trim();
+    const query = input.value.trim();
     const ticket = ++latest;
-    writeUrl(text);
-    if (!text) {
+    writeUrl(query);
+    if (!query) {
       delete box.dataset.citesearchQuery;
       listbox.replaceChildren();
       retry.hidden = true;
@@ -141,8 +143,8 @@ function mountWidget(box) {
       const documents = renderResults(listbox, answer);
       if (answer.status === "insufficient") offerRetries(answer);
       else retry.hidden = true;
-      say(statusText(answer, documents));
-      box.dataset.citesearchQuery = text; // lets tests and scripts wait for results
+      say(statusText(answer, documents, ui));
+      box.dataset.citesearchQuery = query; // lets tests and scripts wait for results
     } catch (error) {
       if (ticket !== latest) return;
       listbox.replaceChildren();
@@ -153,9 +155,8 @@ function mountWidget(box) {
   }
 
   function failureText(error) {
-    const reason = error instanceof LoadError ? error.message : "an unexpected error";
-    const hint = location.protocol === "file:" ? " Pages opened from disk cannot load it: serve the site over HTTP." : "";
-    return `Search is unavailable: ${reason}.${hint}`;
+    const reason = error instanceof LoadError ? error.message : ui.unexpected;
+    return ui.unavailable(reason) + (location.protocol === "file:" ? ui.fromDisk : "");
   }
 
   function follow(index) {

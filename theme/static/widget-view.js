@@ -95,15 +95,12 @@ export function renderResults(listbox, answer) {
   return groups.size;
 }
 
-export function statusText(answer, documents) {
+export function statusText(answer, documents, ui) {
   const count = answer.results.length;
   if (answer.status === "insufficient") {
-    const nothing = `Nothing in these documents answers “${answer.query}”.`;
+    const nothing = ui.nothing(answer.query);
     if (!count) return nothing;
-    return `${nothing} ${answer.fuzzy ? "Sections with similar words" : "Sections that mention its words"}, without a quotable sentence:`;
+    return `${nothing} ${answer.fuzzy ? ui.similar : ui.mention}`;
   }
-  const fuzzy = answer.fuzzy ? " (no exact match; showing close spellings)" : "";
-  const results = count === 1 ? "1 result" : `${count} results`;
-  const docs = documents === 1 ? "1 document" : `${documents} documents`;
-  return `${results} in ${docs}${fuzzy}.`;
+  return ui.results(count, documents, answer.fuzzy);
 }
