@@ -277,3 +277,31 @@ def test_following_a_result_on_the_same_page_moves_the_highlight(page, site_url)
     assert page.locator(f'[data-chunk="{first}"].citesearch-landed, [data-chunk="{first}"] mark').count() == 0
     assert page.locator(f'[data-chunk="{second}"] mark.citesearch-term').all_inner_texts() == ["pip"]
     assert page.locator(f'[data-chunk="{first}"]').first.inner_text().startswith("To upgrade an existing installation")
+
+
+def test_search_files_load_only_on_first_focus_and_text_only_for_shown_documents(page, site_url):
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(urlsplit(request.url).path))
+    page.goto(site_url + "index.html")
+    page.wait_for_load_state("networkidle")
+    assert not [path for path in requested if "/search/" in path or "/vendor/" in path]
+    type_query(page, "cache headers")
+    loaded = {path.rsplit("/", 1)[-1] for path in requested}
+    assert {"manifest.json", "lunr.js", "lunr.stemmer.support.js", "lunr.ru.js"} <= loaded
+    indexes = [path for path in requested if "/search/index." in path]
+    assert len(indexes) == 1 and "/search/index.en." in indexes[0], "only the page language's index is fetched"
+    texts = [path for path in requested if "/search/text/" in path]
+    documents = page.locator("[data-citesearch] [role=listbox] [role=group]").count()
+    assert 0 < len(texts) == len(set(texts)) == documents
+
+
+def test_an_index_built_by_another_analyzer_is_flagged_in_the_console(page, site_url, built_site):
+    manifest = json.loads((built_site / "search" / "manifest.json").read_text())
+    manifest["analyzer"] = {**manifest["analyzer"], "version": "0-other"}
+    page.route("**/search/manifest.json", lambda route: route.fulfill(json=manifest))
+    warnings: list[str] = []
+    page.on("console", lambda message: message.type == "warning" and warnings.append(message.text))
+    page.goto(site_url + "index.html")
+    type_query(page, "cache headers")
+    assert any("0-other" in warning and "analyzer" in warning for warning in warnings)
+    assert shown_results(page), "a mismatch is a warning, not a refusal"
