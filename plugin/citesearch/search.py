@@ -93,7 +93,7 @@ class SiteSearch:
             fuzzy = fuzzy or found.fuzzy
             hits += [(-hit.score, order, int(hit.ref), shard, hit) for hit in found.hits]
         hits.sort(key=lambda h: h[:3])
-        results = [self._result(shard, hit, text) for *_, shard, hit in hits[:limit]]
+        results = [self._result(shard, hit, text, prefix) for *_, shard, hit in hits[:limit]]
         if any(r.quote for r in results):
             quoted = sum(1 for r in results if r.quote)
             status, message = SUPPORTED, f"{quoted} of {len(results)} passages quote the query."
@@ -102,10 +102,10 @@ class SiteSearch:
             message = f"The documents hold nothing that answers “{text.strip()}”."
         return Answer(text, status, message, fuzzy, results)
 
-    def _result(self, shard: Shard, hit, text: str) -> Result:
+    def _result(self, shard: Shard, hit, text: str, prefix: bool) -> Result:
         doc_index, anchor, heading = shard.table["chunks"][int(hit.ref)]
         doc = shard.table["docs"][doc_index]
-        found = quote.quote(shard.text(doc, anchor), text)
+        found = quote.quote(shard.text(doc, anchor), text, prefix=prefix)
         return Result(
             ref=contract.public_ref(doc["id"], anchor),
             doc_id=doc["id"],

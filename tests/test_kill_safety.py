@@ -1,0 +1,69 @@
+"""A build killed at any moment leaves the previous site exactly as it was."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+LOREM = (
+    "Static sites answer readers with the sentence that matches. Every passage keeps its anchor. "
+    "Builds are atomic, deterministic and safe to interrupt. "
+)
+
+
+def write_content(folder: Path, version: str, documents: int = 200) -> None:
+    for i in range(documents):
+        path = folder / f"part{i // 50}" / f"doc{i}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        sections = "".join(f"\n## Section {s}\n\n{LOREM * 6} Version {version}.\n" for s in range(8))
+        path.write_text(f"# Document {i}\n\n{LOREM}\n{sections}", encoding="utf-8")
+
+
+def digest(root: Path) -> dict[str, str]:
+    return {
+        p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
+
+
+def start_build(content: Path, out: Path) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "citesearch", "build", str(content), "--out", str(out)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+
+
+def test_sigkill_at_any_moment_leaves_the_previous_site_byte_identical(tmp_path: Path):
+    content, out = tmp_path / "content", tmp_path / "site"
+    write_content(content, "one")
+    started = time.monotonic()
+    assert start_build(content, out).wait() == 0
+    duration = time.monotonic() - started
+    before = digest(out)
+
+    write_content(content, "two")  # a finished build would now change every page
+    killed = 0
+    # Kill at 10%, 20%, ... of a build's duration until one finishes on its own.
+    for step in range(1, 30):
+        process = start_build(content, out)
+        time.sleep(duration * step / 10)
+        if process.poll() is not None:
+            break
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait()
+        killed += 1
+        assert digest(out) == before, f"site changed after SIGKILL at {step * 10}% of a build"
+    assert killed >= 3
+
+    assert start_build(content, out).wait() == 0
+    after = digest(out)
+    assert after["part0/doc0.html"] != before["part0/doc0.html"]
+    pages = {name for name in before if name.endswith(".html")}
+    assert pages == {name for name in after if name.endswith(".html")}
+    assert not list(tmp_path.glob(".site.tmp-*")), "leftovers of killed builds are cleaned up"
