@@ -96,7 +96,10 @@ def summary(result) -> str:
 def _serve(args) -> int:
     from .serve import serve
 
-    return serve(args.dir, host=args.host, port=args.port, role=args.role)
+    def log(message: str) -> None:
+        print(f"citesearch: {message}", file=sys.stderr, flush=True)
+
+    return serve(args.dir, host=args.host, port=args.port, role=args.role, log=log)
 
 
 def _search(args) -> int:
