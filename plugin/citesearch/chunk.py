@@ -20,7 +20,7 @@ from markdown.treeprocessors import Treeprocessor
 
 from .text import element_text, stash_index
 
-CHUNKER_VERSION = "1"
+CHUNKER_VERSION = "2"  # 2: blocks and list items end at line breaks
 DEFAULT_BUDGET = 600
 TOP_SECTION = "top"  # section of the blocks before the first heading
 CHUNK_ATTR = "data-chunk"
@@ -116,7 +116,7 @@ class ChunkTreeprocessor(Treeprocessor):
             position = per_section.get(first.section, 0) + 1
             per_section[first.section] = position
             anchor = anchor_for(first.section, position)
-            text = " ".join(blocks[i].text for i in group if blocks[i].text)
+            text = "\n".join(blocks[i].text for i in group if blocks[i].text)
             chunks.append(RawChunk(anchor, first.section, paths[group[0]], text, len(group)))
             for n, i in enumerate(group):
                 marks[id(elements[i])] = (anchor, n == 0)

@@ -1,8 +1,8 @@
 """Cited snippets: the sentence of a chunk that best matches a query.
 
 Mirrored by ``theme/static/quote.js``.  A sentence ends at ``.``, ``!`` or
-``?`` followed by whitespace or the end of the text, or at ``。！？`` (no
-whitespace in Chinese); closing quotes and brackets right after the mark stay
+``?`` followed by whitespace or the end of the text, at ``。！？`` (no
+whitespace in Chinese), or at a line break (the end of a block); closing quotes and brackets right after the mark stay
 with the sentence.  The quote is the sentence holding the most *distinct*
 query terms (the first on ties), verbatim but for surrounding whitespace,
 with the spans of its matching words to highlight.
@@ -22,8 +22,9 @@ WHITESPACE = (
     "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 )
 _CLOSERS = "\"'\u201d\u2019\u00bb)\uff09\u300d\u300f\\]"
+# Chunk text has a line break only where a block (paragraph, list item, row) ends.
 _END = re.compile(
-    f"[.!?]+[{_CLOSERS}]*(?=[{WHITESPACE}]|\\Z)|[\u3002\uff01\uff1f]+[{_CLOSERS}]*"
+    f"[.!?]+[{_CLOSERS}]*(?=[{WHITESPACE}]|\\Z)|[\u3002\uff01\uff1f]+[{_CLOSERS}]*|\n"
 )
 
 

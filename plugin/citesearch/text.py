@@ -12,17 +12,22 @@ from html.parser import HTMLParser
 _STASH_RE = re.compile("\x02wzxhzdk:(\\d+)\x03")
 _ESCAPE_RE = re.compile("\x02(\\d+)\x03")
 
+# Block boundaries become line breaks in the text, so a quote never runs from
+# one block into the next; cells and <br> only separate words.
 BLOCK_TAGS = frozenset(
-    "address article aside blockquote br dd details div dl dt figcaption figure footer "
+    "address article aside blockquote dd details div dl dt figcaption figure footer "
     "form h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre section summary table tbody "
-    "td tfoot th thead tr ul".split()
+    "tfoot thead tr ul".split()
 )
+SPACE_TAGS = frozenset(("br", "td", "th"))
+_BREAK = "\u2029"  # marks a block boundary until normalise() turns it into "\n"
 _SKIP_TAGS = frozenset(("script", "style", "template"))
 
 
 def normalise(text: str) -> str:
-    """Collapse every run of whitespace to one space; nothing else changes."""
-    return " ".join(text.split())
+    """Collapse whitespace to one space, and block boundaries to one line break."""
+    lines = (" ".join(part.split()) for part in text.split(_BREAK))
+    return "\n".join(line for line in lines if line)
 
 
 def element_text(element: etree.Element, stash: list) -> str:
@@ -38,17 +43,15 @@ def _collect(element: etree.Element, stash: list, parts: list[str]) -> None:
         if element.tail:
             parts.append(resolve(element.tail, stash))
         return
-    block = tag in BLOCK_TAGS
-    if block:
-        parts.append(" ")
+    separator = _BREAK if tag in BLOCK_TAGS else " " if tag in SPACE_TAGS else ""
+    parts.append(separator)
     if element.text:
         text = resolve(element.text, stash)
         # Markdown stores code spans already HTML-escaped (&lt;); readers see "<".
         parts.append(html.unescape(text) if tag == "code" else text)
     for child in element:
         _collect(child, stash, parts)
-    if block:
-        parts.append(" ")
+    parts.append(separator)
     if element.tail:
         parts.append(resolve(element.tail, stash))
 
@@ -64,7 +67,7 @@ def resolve(text: str, stash: list) -> str:
             return ""
         raw = stash[index]
         if isinstance(raw, etree.Element):
-            return " " + element_text(raw, stash) + " "
+            return _BREAK + element_text(raw, stash) + _BREAK
         return html_text(str(raw))
 
     text = _STASH_RE.sub(stashed, text)
@@ -88,14 +91,14 @@ class _TextExtractor(HTMLParser):
     def handle_starttag(self, tag, attrs):
         if tag in _SKIP_TAGS:
             self._skip += 1
-        elif tag in BLOCK_TAGS:
-            self.parts.append(" ")
+        else:
+            self.parts.append(_BREAK if tag in BLOCK_TAGS else " " if tag in SPACE_TAGS else "")
 
     def handle_endtag(self, tag):
         if tag in _SKIP_TAGS:
             self._skip = max(0, self._skip - 1)
-        elif tag in BLOCK_TAGS:
-            self.parts.append(" ")
+        else:
+            self.parts.append(_BREAK if tag in BLOCK_TAGS else " " if tag in SPACE_TAGS else "")
 
     def handle_data(self, data):
         if not self._skip:

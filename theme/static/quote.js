@@ -1,6 +1,6 @@
 // Cited snippets: the sentence of a chunk that best matches a query.
 // Mirrors plugin/citesearch/quote.py: sentences end at . ! ? followed by
-// whitespace or the end, or at 。！？; closing quotes/brackets stay with the
+// whitespace or the end, at 。！？, or at a line break (the end of a block); closing quotes/brackets stay with the
 // sentence; the quote is the sentence with the most distinct query terms
 // (first on ties), verbatim but for surrounding whitespace.
 
@@ -12,7 +12,8 @@ const { queryTerms } = await import(new URL("./query.js" + new URL(import.meta.u
 // few characters (U+001C–U+001F, U+FEFF, U+180E).
 const WS = "\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff";
 const CLOSERS = "\"'\\u201d\\u2019\\u00bb)\\uff09\\u300d\\u300f\\]";
-const END = new RegExp(`[.!?]+[${CLOSERS}]*(?=[${WS}]|$)|[\\u3002\\uff01\\uff1f]+[${CLOSERS}]*`, "g");
+// Chunk text has a line break only where a block (paragraph, list item, row) ends.
+const END = new RegExp(`[.!?]+[${CLOSERS}]*(?=[${WS}]|$)|[\\u3002\\uff01\\uff1f]+[${CLOSERS}]*|\\n`, "g");
 const LEADING = new RegExp(`^[${WS}]+`);
 const TRAILING = new RegExp(`[${WS}]+$`);
 
