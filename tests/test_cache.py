@@ -217,3 +217,14 @@ def test_two_builds_at_once_leave_a_valid_cache_and_site(content, tmp_path):
     assert build(content, site).changes.parsed == 0
     build(content, tmp_path / "fresh", no_cache=True)
     assert same_tree(site, tmp_path / "fresh")
+
+
+def test_a_read_only_content_folder_gets_no_cache(content, tmp_path):
+    content.chmod(0o555)  # mode bits, not os.access: root may write anywhere, a read-only corpus stays untouched
+    try:
+        result = build(content, tmp_path / "site")
+    finally:
+        content.chmod(0o755)
+    assert not (content / cache.CACHE_DIR).exists()
+    assert any("is read-only" in w.message for w in result.warnings)
+    assert result.changes.parsed == DOCUMENTS and (tmp_path / "site" / "index.html").is_file()

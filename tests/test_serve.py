@@ -222,3 +222,42 @@ def test_a_page_opened_while_the_build_is_broken_shows_the_overlay(page, served,
     assert "guide/usage.md:2: 'visibility' must be 'public' or 'editor'" in overlay.inner_text()
     time.sleep(0.5)  # no reload loop while nothing changes
     assert page.locator(OVERLAY).count() == 1
+
+
+# --- real corpora: save -> reload latency ---------------------------------------
+
+CORPORA = {"fastapi-docs/en": "index", "rust-rfcs": "0001-private-fields"}
+
+
+@pytest.mark.corpus
+@pytest.mark.browser
+@pytest.mark.parametrize("name", sorted(CORPORA))
+def test_a_save_reloads_a_page_of_a_real_corpus(page, tmp_path, capsys, name):  # noqa: F811
+    from conftest import corpus
+
+    content = tmp_path / "content"  # the cache lives beside the content; the corpora are read-only
+    shutil.copytree(corpus(name), content, ignore=shutil.ignore_patterns(cache.CACHE_DIR))
+    for folder in [content, *content.rglob("*")]:
+        if folder.is_dir():
+            folder.chmod(0o755)
+    doc_id = CORPORA[name]
+    source = content / f"{doc_id}.md"
+    server = ServeProcess(content)
+    try:
+        server.wait_for("built ", timeout=900)
+        page.goto(server.url + f"{doc_id}.html")
+        latencies = []
+        for i in range(3):
+            word = f"zanzibarite{i}x"
+            with source.open("a", encoding="utf-8") as markdown:
+                markdown.write(f"\n\nA sentence about {word}.\n")
+            saved = time.perf_counter()
+            wait_for_text(page, word, timeout_ms=300_000)
+            latencies.append(time.perf_counter() - saved)
+        server.wait_for("built ")
+        rebuilds = [line for line in server.lines if "built " in line]
+    finally:
+        assert server.stop() == 0
+    with capsys.disabled():
+        print(f"\n{name}: save -> reload {', '.join(f'{s:.2f}s' for s in latencies)}; {rebuilds[0]}; {rebuilds[-1]}")
+    assert "1 changed" in rebuilds[-1] and "1 parsed" in rebuilds[-1]

@@ -22,6 +22,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
@@ -141,6 +142,9 @@ class BuildCache:
         self.warnings: list[Problem] = []
 
     def parse(self, documents: Sequence[Document], parser: Parser, progress: Progress | None = None) -> list[ParsedDocument]:
+        if _read_only(self.content_dir):
+            self._warn(f"build cache disabled: {self.content_dir} is read-only")
+            return self._parse_uncached(documents, parser, progress)
         try:
             self.path.parent.mkdir(exist_ok=True)
             lock = open(self.path.parent / LOCK_FILE, "a+b")
@@ -224,6 +228,15 @@ class BuildCache:
 
     def _warn(self, message: str) -> None:
         self.warnings.append(Problem(f"{CACHE_DIR}/{CACHE_FILE}", 1, message))
+
+
+def _read_only(folder: Path) -> bool:
+    """A folder whose permissions grant nobody write access; checked by its mode bits
+    because ``os.access`` says yes to root, and shared corpora must stay untouched."""
+    try:
+        return stat.S_IMODE(folder.stat().st_mode) & 0o222 == 0 or not os.access(folder, os.W_OK)
+    except OSError:
+        return True
 
 
 def _open(path: Path) -> tuple[sqlite3.Connection, str | None, dict[str, _Row]]:

@@ -18,6 +18,7 @@ import posixpath
 import secrets
 import threading
 import time
+import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping
@@ -92,6 +93,9 @@ class Preview:
             except jinja2.TemplateError as exc:  # a theme being edited
                 where = getattr(exc, "filename", None) or getattr(exc, "name", None) or "theme"
                 errors = [f"{where}:{getattr(exc, 'lineno', None) or 1}: {exc}"]
+            except Exception as exc:  # a bug must not take the preview down: show it, keep serving
+                self.log(traceback.format_exc().rstrip())
+                errors = [f"internal error while building: {type(exc).__name__}: {exc}"]
             for warning in cache.warnings if cache else ():
                 self.log(f"{warning} (warning)")
             seconds = time.perf_counter() - started
@@ -107,8 +111,8 @@ class Preview:
             chunks = sum(len(page.chunks) for page in assembled.pages)
             self.log(
                 f"built {len(assembled.pages)} documents ({c.added} added, {c.changed} changed, "
-                f"{c.removed} removed, {c.unchanged} unchanged; {c.parsed} parsed), {chunks} chunks "
-                f"in {seconds:.2f}s"
+                f"{c.removed} removed, {c.unchanged} unchanged; {c.parsed} parsed), {chunks} chunks, "
+                f"{len(assembled.warnings)} warnings in {seconds:.2f}s"
             )
             return True
 
