@@ -7,6 +7,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -172,6 +173,30 @@ def test_a_build_while_serving_leaves_the_cache_and_both_sites_valid(served, con
     assert "even on trains" in (tmp_path / "site" / "guide" / "usage.html").read_text(encoding="utf-8")
     again = build(content, tmp_path / "site")
     assert again.changes.parsed == 0 and not again.warnings
+
+
+def test_a_burst_of_saves_is_one_rebuild(content):
+    log: list[str] = []
+    preview = Preview(content, log=log.append)
+    stop = threading.Event()
+    runner = threading.Thread(target=preview.run, args=(stop,))
+    runner.start()
+    try:
+        deadline = time.monotonic() + 60
+        while not any("watching" in line for line in log) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        first = preview.state.version
+        for i in range(10):  # an editor's "save all"
+            (content / "guide" / f"new-{i}.md").write_text(f"# New page {i}\n\nText {i}.\n", encoding="utf-8")
+        while preview.state.version == first and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(1.5)  # room for any straggling rebuild
+    finally:
+        stop.set()
+        runner.join(timeout=60)
+    rebuilds = preview.state.version - first
+    assert rebuilds == 1, log  # writes closer than watchfiles' 50 ms step are one batch
+    assert all(f"guide/new-{i}.html" in preview.state.files for i in range(10))
 
 
 # --- in the browser -----------------------------------------------------------
