@@ -45,8 +45,10 @@ def build_site(content: Path, out: Path) -> Path:
     return out
 
 
-def cli_search(site: Path, query: str, *, lang: str, limit: int) -> dict:
-    done = run_cli("search", "--site", str(site), query, "--json", "--limit", str(limit), "--lang", lang)
+def cli_search(site: Path, query: str, *, lang: str, limit: int, exact: bool = False) -> dict:
+    """`citesearch search --json`; `exact` turns off the as-you-type prefix match of the last word."""
+    flags = ["--exact"] if exact else []
+    done = run_cli("search", "--site", str(site), query, "--json", "--limit", str(limit), "--lang", lang, *flags)
     assert done.returncode == 0, f"search failed ({done.returncode}):\n{done.stderr}"
     return json.loads(done.stdout)
 

@@ -249,14 +249,19 @@ def test_the_results_list_fits_a_desktop_and_a_phone_screen(browser, site_url, s
         context.close()
 
 
+@pytest.mark.parametrize("finished", [False, True], ids=["while-typing", "word-finished"])
 @pytest.mark.parametrize("vector", json.loads(VECTORS.read_text()), ids=lambda vector: vector["query"])
-def test_the_widget_returns_the_same_refs_and_quotes_as_the_command_line(page, site_url, built_site, vector):
-    expected = cli_search(built_site, vector["query"], lang=vector["lang"], limit=WIDGET_LIMIT)
-    assert expected["status"] == vector["status"], "the vector no longer exercises what it says"
+def test_the_widget_returns_the_same_refs_and_quotes_as_the_command_line(page, site_url, built_site, vector, finished):
+    # While typing, the last word is also a prefix (the CLI's default); a
+    # space after it finishes the word, as `--exact` does.
+    expected = cli_search(built_site, vector["query"], lang=vector["lang"], limit=WIDGET_LIMIT, exact=finished)
+    status = vector["status"]  # one status, or one per mode
+    if isinstance(status, dict):
+        status = status["word-finished" if finished else "while-typing"]
+    assert expected["status"] == status, "the vector no longer exercises what it says"
     page.goto(site_url + vector["page"])
-    type_query(page, vector["query"] + " ")  # a finished last word: no prefix match, like the CLI
-    if expected["status"] == "insufficient":
-        assert status_text(page).startswith("Nothing in these documents answers")
+    type_query(page, vector["query"] + (" " if finished else ""))
+    assert page.locator("[data-citesearch]").get_attribute("data-citesearch-status") == expected["status"]
     widget = [(row["ref"], row["quote"], row["marked"]) for row in shown_results(page)]
     cli = [
         (row["ref"], row["quote"], [row["quote"][start:end] for start, end in row["marks"]])

@@ -144,7 +144,8 @@ function mountWidget(box) {
       if (answer.status === "insufficient") offerRetries(answer);
       else retry.hidden = true;
       say(statusText(answer, documents, ui));
-      box.dataset.citesearchQuery = query; // lets tests and scripts wait for results
+      box.dataset.citesearchStatus = answer.status; // "supported" | "insufficient", as the CLI says
+      box.dataset.citesearchQuery = query; // set last: lets tests and scripts wait for results
     } catch (error) {
       if (ticket !== latest) return;
       listbox.replaceChildren();

@@ -43,6 +43,7 @@ export function createEngine(assetsUrl) {
   const searchUrl = new URL("../search/", assetsUrl);
   const siteUrl = new URL("../", assetsUrl);
   const cache = new Map();
+  let analyzerChecked = false;
   // The page loads the widget as citesearch.js?v=<build>; its siblings get the
   // same stamp so a rebuilt site never mixes old and new modules.
   const asset = (path) => new URL(path + new URL(assetsUrl).search, assetsUrl);
@@ -92,13 +93,13 @@ export function createEngine(assetsUrl) {
   async function prepare(langs) {
     const [data, mods] = await Promise.all([manifest(), modules()]);
     const built = data.analyzer || {};
-    if (!cache.has("checked") && (built.name !== mods.analyzer.name || built.version !== mods.analyzer.version)) {
+    if (!analyzerChecked && (built.name !== mods.analyzer.name || built.version !== mods.analyzer.version)) {
       console.warn(
         `citesearch: index built with analyzer ${built.name} ${built.version}, ` +
           `page runs ${mods.analyzer.name} ${mods.analyzer.version}; results may be incomplete`
       );
     }
-    cache.set("checked", true);
+    analyzerChecked = true;
     return { mods, shards: await Promise.all(langs.map(shard)) };
   }
 
