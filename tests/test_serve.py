@@ -231,6 +231,10 @@ def test_a_broken_front_matter_shows_an_overlay_until_it_is_fixed(page, served, 
     overlay.wait_for(state="visible", timeout=60_000)
     assert "guide/usage.md:3:" in overlay.inner_text()
     assert "Readers type a question" in page.locator("main").inner_text(), "the last good page stays"
+    page.get_by_role("button", name="Hide").click()
+    assert page.locator(OVERLAY).count() == 0
+    usage.write_text("---\ntitle: [still unclosed\n---\n" + original, encoding="utf-8")
+    overlay.wait_for(state="visible", timeout=60_000)  # the next failed build shows it again
     usage.write_text(original.replace("Readers type", "Readers now type"), encoding="utf-8")
     wait_for_text(page, "Readers now type")
     overlay.wait_for(state="detached", timeout=60_000)

@@ -40,7 +40,12 @@
       item.textContent = error; // "path:line: message", never parsed as HTML
       list.append(item);
     }
-    overlay.replaceChildren(title, list);
+    const hide = document.createElement("button");
+    hide.type = "button";
+    hide.textContent = "Hide";
+    hide.style.cssText = "float:right;font:inherit;color:inherit;background:none;border:1px solid;border-radius:3px;cursor:pointer";
+    hide.addEventListener("click", hideErrors); // until the next build reports again
+    overlay.replaceChildren(hide, title, list);
   }
 
   function hideErrors() {
