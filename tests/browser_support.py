@@ -135,10 +135,8 @@ OPTIONS = "[data-citesearch] [role=listbox] [role=option]"
 
 
 def wait_for_answer(page, query: str) -> None:  # type: ignore[no-untyped-def]
-    """Wait until the widget has rendered its answer for `query`."""
-    page.wait_for_function(
-        "q => document.querySelector('[data-citesearch]').dataset.citesearchQuery === q", arg=query.strip()
-    )
+    """Wait until the widget has rendered its answer for exactly `query` as typed."""
+    page.wait_for_function("q => document.querySelector('[data-citesearch]').dataset.citesearchQuery === q", arg=query)
 
 
 def type_query(page, query: str) -> None:  # type: ignore[no-untyped-def]

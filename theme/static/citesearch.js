@@ -121,7 +121,8 @@ function mountWidget(box) {
   }
 
   async function search() {
-    const query = input.value.trim();
+    const typed = input.value;
+    const query = typed.trim();
     const ticket = ++latest;
     writeUrl(query);
     if (!query) {
@@ -136,7 +137,7 @@ function mountWidget(box) {
     try {
       await ensureLoaded();
       // The raw value: a last word not followed by a space is prefix-matched.
-      const answer = await engine.search(input.value, { langs: chosenLanguages(), limit: LIMIT });
+      const answer = await engine.search(typed, { langs: chosenLanguages(), limit: LIMIT });
       if (ticket !== latest) return;
       activate(-1);
       // Insufficient answers still list their sections, heading only: never a quote.
@@ -145,7 +146,7 @@ function mountWidget(box) {
       else retry.hidden = true;
       say(statusText(answer, documents, ui));
       box.dataset.citesearchStatus = answer.status; // "supported" | "insufficient", as the CLI says
-      box.dataset.citesearchQuery = query; // set last: lets tests and scripts wait for results
+      box.dataset.citesearchQuery = typed; // set last: lets tests and scripts wait for results
     } catch (error) {
       if (ticket !== latest) return;
       listbox.replaceChildren();
@@ -186,7 +187,7 @@ function mountWidget(box) {
       event.preventDefault();
       clearTimeout(timer);
       // Results still on screen from an older query are not what Enter means.
-      const current = box.dataset.citesearchQuery === input.value.trim();
+      const current = box.dataset.citesearchQuery === input.value;
       if (current && count && !panel.hidden) follow(Math.max(active, 0));
       else search();
     } else if (event.key === "Escape") {
