@@ -160,6 +160,21 @@ def test_a_failed_rebuild_keeps_the_last_good_site_and_reports_file_and_line(con
     assert b"Mended." in preview.state.files["guide/usage.html"]
 
 
+def test_a_broken_theme_template_is_reported_with_its_line(content, tmp_path):
+    from citesearch.render import theme_dir
+
+    theme = tmp_path / "theme"
+    shutil.copytree(theme_dir(), theme)
+    preview = Preview(content, theme=theme)
+    assert preview.rebuild()
+    template = theme / "templates" / "page.html"
+    template.write_text(template.read_text(encoding="utf-8") + "{% if %}\n", encoding="utf-8")
+    assert not preview.rebuild()
+    line = len(template.read_text(encoding="utf-8").splitlines())
+    assert preview.state.errors[0].startswith(f"{template}:{line}: "), preview.state.errors
+    assert "guide/usage.html" in preview.state.files, "the last good site is still served"
+
+
 def test_a_build_while_serving_leaves_the_cache_and_both_sites_valid(served, content, tmp_path):
     usage = content / "guide" / "usage.md"
     edit(usage, "Searching works offline", "Searching works offline, even on trains")

@@ -27,7 +27,7 @@ from urllib.parse import unquote, urlsplit
 import jinja2
 import watchfiles
 
-from .build import ROLES, assemble
+from .build import ROLES, Assembled, assemble
 from .cache import CACHE_DIR, BuildCache
 from .config import load_config
 from .errors import CitesearchError, UsageError
@@ -80,26 +80,11 @@ class Preview:
         with self._building:
             started = time.perf_counter()
             build_id = f"{self.session}-{self._builds + 1}"
-            head = f'<meta name="citesearch-build" content="{build_id}">\n<script src="{SCRIPT_PATH}" defer></script>\n'
-            errors: list[str] = []
-            cache = None
-            try:
-                config = load_config(self.content_dir)
-                cache = BuildCache(self.content_dir, config, self.theme)
-                assembled = assemble(self.content_dir, config, self.role, theme=self.theme, extra_head=head, parse=cache.parse)
-                errors = [str(problem) for problem in assembled.errors]
-            except CitesearchError as exc:
-                errors = str(exc).splitlines()
-            except jinja2.TemplateError as exc:  # a theme being edited
-                where = getattr(exc, "filename", None) or getattr(exc, "name", None) or "theme"
-                errors = [f"{where}:{getattr(exc, 'lineno', None) or 1}: {exc}"]
-            except Exception as exc:  # a bug must not take the preview down: show it, keep serving
-                self.log(traceback.format_exc().rstrip())
-                errors = [f"internal error while building: {type(exc).__name__}: {exc}"]
+            assembled, cache, errors = self._assemble(build_id)
+            seconds = time.perf_counter() - started
             for warning in cache.warnings if cache else ():
                 self.log(f"{warning} (warning)")
-            seconds = time.perf_counter() - started
-            if errors:
+            if errors or assembled is None or cache is None:
                 self._publish(State(self.state.version + 1, self.state.build, self.state.files, tuple(errors)))
                 self.log(f"rebuild failed in {seconds:.2f}s, still serving the last good site:")
                 for error in errors:
@@ -115,6 +100,24 @@ class Preview:
                 f"{len(assembled.warnings)} warnings in {seconds:.2f}s"
             )
             return True
+
+    def _assemble(self, build_id: str) -> tuple[Assembled | None, BuildCache | None, list[str]]:
+        """The whole site in memory, with the live-reload script in every page, or the errors."""
+        head = f'<meta name="citesearch-build" content="{build_id}">\n<script src="{SCRIPT_PATH}" defer></script>\n'
+        cache = None
+        try:
+            config = load_config(self.content_dir)
+            cache = BuildCache(self.content_dir, config, self.theme)
+            assembled = assemble(self.content_dir, config, self.role, theme=self.theme, extra_head=head, parse=cache.parse)
+            return assembled, cache, [str(problem) for problem in assembled.errors]
+        except CitesearchError as exc:
+            return None, cache, str(exc).splitlines()
+        except jinja2.TemplateError as exc:  # a theme being edited
+            where = getattr(exc, "filename", None) or getattr(exc, "name", None) or "theme"
+            return None, cache, [f"{where}:{getattr(exc, 'lineno', None) or 1}: {exc}"]
+        except Exception as exc:  # a bug must not take the preview down: show it, keep serving
+            self.log(traceback.format_exc().rstrip())
+            return None, cache, [f"internal error while building: {type(exc).__name__}: {exc}"]
 
     def _publish(self, state: State) -> None:
         with self.changed:
