@@ -39,6 +39,7 @@ def parse_args(argv):
     p.add_argument("--cold-loads", type=int, help="cold browser loads per site (default 3, smoke 1)")
     p.add_argument("--queries", type=int, help="relevance queries per kind (default 20, smoke 2)")
     p.add_argument("--no-browser", action="store_true", help="skip the Chromium measurements")
+    p.add_argument("--work", type=Path, help="working folder (default bench/work, smoke bench/work/smoke)")
     p.add_argument("--out", type=Path, help="markdown file for the table "
                    "(default bench/RESULTS.md, smoke bench/work/RESULTS.smoke.md)")
     args = p.parse_args(argv)
@@ -50,7 +51,9 @@ def parse_args(argv):
     args.runs = args.runs or (1 if args.smoke else 3)
     args.cold_loads = args.cold_loads or (1 if args.smoke else 3)
     args.queries = args.queries or (2 if args.smoke else 20)
-    args.out = args.out or (WORK_DIR / "RESULTS.smoke.md" if args.smoke else BENCH_DIR / "RESULTS.md")
+    # The smoke run must never overwrite the sites of a full run going on beside it.
+    args.work = args.work or (WORK_DIR / "smoke" if args.smoke else WORK_DIR)
+    args.out = args.out or (args.work / "RESULTS.smoke.md" if args.smoke else BENCH_DIR / "RESULTS.md")
     return args
 
 
@@ -85,8 +88,11 @@ def time_builds(systems: list[System], runs: int, rows: dict[str, Row]) -> None:
 def first_line_of_failure(message: str) -> str:
     """The most telling line of a failed build's stderr, short enough for a table cell."""
     lines = [line.strip() for line in message.splitlines() if line.strip()]
-    for line in reversed(lines):
+    for i in range(len(lines) - 1, -1, -1):
+        line = lines[i]
         if "Error" in line or "error" in line:
+            if line.endswith(":") and i + 1 < len(lines):  # e.g. NLTK's "LookupError:" + reason
+                line += " " + lines[i + 1].strip("* ")
             return line[:160].replace("|", "/")
     return (lines[-1] if lines else "failed")[:160].replace("|", "/")
 
@@ -137,7 +143,12 @@ def score(rows, systems, queries, tops, browser_ran: bool) -> None:
         if system.name.startswith("citesearch"):
             passage, py_docs = citesearch_passages(system.site, queries)
             row.passage = str(passage)
-            if not browser_ran:  # no widget figures: score the Python search instead
+            if browser_ran:  # the widget shows fewer results than the CLI may rank
+                row.notes.append(
+                    "doc@5 from `citesearch search` instead of the widget: "
+                    f"headings {score_docs(queries, py_docs, 'heading')}, "
+                    f"words {score_docs(queries, py_docs, 'words')}")
+            else:  # no widget figures: score the Python search instead
                 tops[system.name] = py_docs
                 row.notes.append("doc@5 from `citesearch search` (no browser run)")
         if system.name in tops:
@@ -148,7 +159,7 @@ def score(rows, systems, queries, tops, browser_ran: bool) -> None:
 def run_corpus(corpus, args, venv_bin) -> list[Row]:
     files = markdown_files(corpus.source, SMOKE_FILES if args.smoke else None)
     print(f"{corpus.name}: {len(files)} documents", file=sys.stderr)
-    systems = selected(prepare(corpus, files, WORK_DIR, venv_bin), args.systems)
+    systems = selected(prepare(corpus, files, args.work, venv_bin), args.systems)
     rows = {s.name: Row(corpus.name, s.name) for s in systems}
     time_builds(systems, args.runs, rows)
 
@@ -165,7 +176,7 @@ def run_corpus(corpus, args, venv_bin) -> list[Row]:
     browser_ran = not args.no_browser and Path("/usr/bin/chromium").exists()
     tops = measure_browser(systems, corpus, rows, queries, args.cold_loads, args.smoke) if browser_ran else {}
     score(rows, systems, queries, tops, browser_ran)
-    dump = WORK_DIR / corpus.name / "queries.json"
+    dump = args.work / corpus.name / "queries.json"
     dump.write_text(json.dumps({"queries": [asdict(q) for q in queries], "top_docs": tops},
                                ensure_ascii=False, indent=1), encoding="utf-8")
     return list(rows.values())
@@ -194,7 +205,7 @@ def main(argv=None) -> int:
     if not corpora:
         print("bench: no corpus found under ../shared/corpora", file=sys.stderr)
         return 2
-    WORK_DIR.mkdir(parents=True, exist_ok=True)
+    args.work.mkdir(parents=True, exist_ok=True)
     started, load_before = time.perf_counter(), load_average()
     rows: list[Row] = []
     for corpus in corpora:

@@ -117,6 +117,8 @@ def prepare(corpus: Corpus, files: list[Path], work: Path, venv_bin: Path | None
     if venv_bin is None:
         return systems
 
+    # MkDocs has no home page when the corpus has no index.md (the RFCs): open the first page.
+    home = "index.html" if Path("index.md") in files else files[0].with_suffix(".html").as_posix()
     docs = base / "mkdocs-docs"
     copy_markdown(corpus.source, files, docs)
     mkdocs = str(venv_bin / "mkdocs")
@@ -166,7 +168,7 @@ def prepare(corpus: Corpus, files: list[Path], work: Path, venv_bin: Path | None
                 index_globs=["search/search_index.json"],
                 runtime_globs=["search/*.js"],
                 search_paths=r"^/search/",
-                browser=MKDOCS_BROWSER,
+                page=home, browser=MKDOCS_BROWSER,
             ))
     return systems
 

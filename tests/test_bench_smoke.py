@@ -26,7 +26,7 @@ def run_smoke(tmp_path: Path, *extra: str) -> list[dict]:
     out = tmp_path / "RESULTS.md"
     proc = subprocess.run(
         [sys.executable, str(REPO / "bench" / "run.py"), "--smoke", "--systems", "citesearch",
-         "--out", str(out), *extra],
+         "--out", str(out), "--work", str(tmp_path / "work"), *extra],
         cwd=REPO, capture_output=True, text=True, timeout=300,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
