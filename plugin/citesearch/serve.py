@@ -192,7 +192,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def _answer(self, *, body: bool) -> None:
         request_path = urlsplit(self.path).path
         if request_path == EVENTS_PATH:
-            return self._events()
+            return self._events() if body else self._send(200, "text/event-stream", b"", body)
         if request_path == SCRIPT_PATH:
             return self._send(200, "text/javascript", self.server.script.read_bytes(), body)
         state = self.server.preview.state
