@@ -52,7 +52,7 @@ def parse_args(argv):
     args.cold_loads = args.cold_loads or (1 if args.smoke else 3)
     args.queries = args.queries or (2 if args.smoke else 20)
     # The smoke run must never overwrite the sites of a full run going on beside it.
-    args.work = args.work or (WORK_DIR / "smoke" if args.smoke else WORK_DIR)
+    args.work = (args.work or (WORK_DIR / "smoke" if args.smoke else WORK_DIR)).resolve()
     args.out = args.out or (args.work / "RESULTS.smoke.md" if args.smoke else BENCH_DIR / "RESULTS.md")
     return args
 
