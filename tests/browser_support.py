@@ -73,7 +73,7 @@ def serve(folder: Path) -> Iterator[str]:
         thread.join()
 
 
-# --- pytest fixtures (imported by the browser test modules) -----------------
+# --- pytest fixtures (made global by conftest.py) ----------------------------
 
 
 @pytest.fixture(scope="session")
@@ -88,31 +88,17 @@ def site_url(built_site: Path) -> Iterator[str]:
         yield url
 
 
-# Several test modules import the fixture below, and pytest then holds one
-# session instance per module; Playwright's sync API allows only one running
-# instance per process, so they share it and the last user stops it.
-_shared: dict = {"users": 0}
-
-
 @pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
+    """One Chromium for the whole session (Playwright's sync API allows one instance per process)."""
     if not CHROMIUM.exists():
         pytest.skip("Debian chromium is not installed (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
 
-    if not _shared["users"]:
-        _shared["playwright"] = sync_playwright().start()
-        _shared["browser"] = _shared["playwright"].chromium.launch(
-            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS
-        )
-    _shared["users"] += 1
-    try:
-        yield _shared["browser"]
-    finally:
-        _shared["users"] -= 1
-        if not _shared["users"]:
-            _shared.pop("browser").close()
-            _shared.pop("playwright").stop()
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
 
 
 @pytest.fixture

@@ -7,6 +7,9 @@ from pathlib import Path
 
 import pytest
 
+# Browser fixtures for every test module, so they exist once per session.
+from browser_support import browser, built_site, page, site_url  # noqa: F401
+
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures"
 BASIC_SITE = FIXTURES / "sites" / "basic"
@@ -24,7 +27,7 @@ def corpus(name: str) -> Path:
 def basic_copy(tmp_path: Path) -> Path:
     """A private copy of the basic fixture site, free to edit."""
     target = tmp_path / "content"
-    shutil.copytree(BASIC_SITE, target)
+    shutil.copytree(BASIC_SITE, target, ignore=shutil.ignore_patterns(".citesearch-cache"))
     return target
 
 
@@ -46,6 +49,7 @@ def build_corpus(tmp_path_factory, name: str, lang: str) -> Path:
     work = tmp_path_factory.mktemp(name.replace("/", "-"))
     content = work / "content"
     shutil.copytree(source, content)
+    content.chmod(0o755)  # the corpora are read-only; the build cache needs a writable folder
     (content / "citesearch.yml").write_text(f"title: {name}\nlang: {lang}\n", encoding="utf-8")
     build(content, work / "site")
     return work / "site"

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from browser_support import browser, page, shown_results, type_query  # noqa: F401 - fixtures used by name
+from browser_support import shown_results, type_query
 from citesearch import build, cache
 from citesearch.serve import Preview, site_path
 from conftest import BASIC_SITE

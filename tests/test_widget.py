@@ -9,17 +9,13 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from browser_support import (  # noqa: F401 - pytest fixtures are used by name
+from browser_support import (
     ARTIFACTS,
     INPUT,
     OPTIONS,
     VECTORS,
-    browser,
-    built_site,
     cli_search,
-    page,
     shown_results,
-    site_url,
     status_text,
     type_query,
     wait_for_answer,
