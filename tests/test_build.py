@@ -144,3 +144,13 @@ def test_theme_assets_and_vendored_lunr_are_copied(basic_built: Path):
     page = (basic_built / "guide/install.html").read_text()
     assert 'src="../assets/citesearch.js?v=' in page
     assert (REPO / "theme/static/vendor/lunr.js").read_bytes() == (basic_built / "assets/vendor/lunr.js").read_bytes()
+
+
+def test_parsing_on_several_cores_gives_the_same_site(tmp_path: Path, monkeypatch):
+    import citesearch.parse
+
+    build(BASIC_SITE, tmp_path / "one", no_cache=True)
+    monkeypatch.setattr(citesearch.parse, "PARALLEL_MIN_DOCUMENTS", 1)
+    monkeypatch.setattr(citesearch.parse.os, "cpu_count", lambda: 2)
+    build(BASIC_SITE, tmp_path / "many", no_cache=True)
+    assert tree_digest(tmp_path / "one") == tree_digest(tmp_path / "many")

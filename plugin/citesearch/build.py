@@ -117,12 +117,7 @@ def assemble(
 
 
 def parse_all(documents: Sequence[Document], parser: Parser, progress: Progress | None = None) -> list[ParsedDocument]:
-    pages = []
-    for i, doc in enumerate(documents):
-        pages.append(parser.parse(doc))
-        if progress:
-            progress("parse", i + 1, len(documents))
-    return pages
+    return parser.parse_many(documents, progress)
 
 
 def build(

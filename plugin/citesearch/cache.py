@@ -156,11 +156,7 @@ class BuildCache:
             return self._parse_locked(documents, parser, progress)
 
     def _parse_uncached(self, documents, parser, progress) -> list[ParsedDocument]:
-        pages = []
-        for i, doc in enumerate(documents):
-            pages.append(parser.parse(doc))
-            if progress:
-                progress("parse", i + 1, len(documents))
+        pages = parser.parse_many(documents, progress)
         self.changes = Changes(added=len(pages), parsed=len(pages))
         return pages
 
@@ -174,21 +170,19 @@ class BuildCache:
         with contextlib.closing(connection):
             reusable = self.reuse and stored_fingerprint == self.fingerprint
             urls = parser.links.urls
-            pages: list[ParsedDocument] = []
-            fresh: list[ParsedDocument] = []
+            reused: dict[int, ParsedDocument] = {}
             for i, doc in enumerate(documents):
                 digest = document_hash(doc)
                 row = rows.get(doc.id)
-                page = None
                 if row is not None and reusable and row.hash == digest:
                     page = self._reuse(doc, row, urls)
-                if page is None:
-                    page = parser.parse(doc)
-                    fresh.append(page)
-                pages.append(page)
+                    if page is not None:
+                        reused[i] = page
                 self._count(row, digest)
-                if progress:
-                    progress("parse", i + 1, len(documents))
+            stale = [doc for i, doc in enumerate(documents) if i not in reused]
+            fresh = parser.parse_many(stale, progress)
+            parsed = iter(fresh)
+            pages = [reused[i] if i in reused else next(parsed) for i in range(len(documents))]
             removed = self._removed(rows, documents)
             self.changes.removed = len(removed)
             self.changes.parsed = len(fresh)

@@ -7,7 +7,6 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from types import MappingProxyType
 
 import yaml
 
@@ -116,7 +115,7 @@ def _load_one(path: Path, rel: str, config: Config, errors: list, warnings: list
         title=fields.get("title"),
         description=fields.get("description", ""),
         aliases=tuple(fields.get("aliases", ())),
-        meta=MappingProxyType({k: v for k, v in front.items() if k not in KNOWN_KEYS}) if front else MappingProxyType({}),
+        meta={k: v for k, v in front.items() if k not in KNOWN_KEYS},
     )
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import MappingProxyType
 from typing import Mapping
 
 PUBLIC = "public"
@@ -26,7 +25,7 @@ class Document:
     title: str | None  # from front matter; None means "derive from the first H1"
     description: str = ""
     aliases: tuple[str, ...] = ()
-    meta: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
+    meta: Mapping[str, object] = field(default_factory=dict)  # unknown front matter keys
 
     @property
     def url(self) -> str:

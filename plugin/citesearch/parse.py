@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+from typing import Callable, Iterable, Sequence
 
 import markdown
 from markdown.extensions.toc import slugify_unicode
@@ -15,18 +18,27 @@ from .links import LinkExtension
 from .model import Chunk, Document, Heading, ParsedDocument
 
 
+# Called as progress(stage, done, total) while documents are parsed.
+Progress = Callable[[str, int, int], None]
+
+
 class DocumentTooComplex(Exception):
     """Markdown ran out of stack on this document (the loader rejects the usual causes)."""
 
-    def __init__(self, doc: Document):
-        super().__init__(doc.rel_path)
-        self.problem = Problem(doc.rel_path, doc.body_line, "document is nested too deeply to render")
+    def __init__(self, problem: Problem):
+        super().__init__(problem)  # the only argument, so the exception pickles across processes
+        self.problem = problem
+
+
+# Below this many documents, starting worker processes costs more than it saves.
+PARALLEL_MIN_DOCUMENTS = 120
 
 
 class Parser:
     """One configured Markdown instance, reset between documents (building it is slow)."""
 
     def __init__(self, config: Config, urls: dict[str, str]):
+        self.config = config
         self.links = LinkExtension(urls)
         self.md = markdown.Markdown(
             extensions=[
@@ -49,7 +61,7 @@ class Parser:
         try:
             html = self.md.convert(doc.body)
         except RecursionError:
-            raise DocumentTooComplex(doc) from None
+            raise DocumentTooComplex(Problem(doc.rel_path, doc.body_line, "document is nested too deeply to render")) from None
         result: ChunkResult = self.md.citesearch_chunks
         headings = tuple(Heading(h.level, h.id, h.text) for h in result.headings)
         title_heading = page_heading(headings)
@@ -68,6 +80,41 @@ class Parser:
             links=self.md.citesearch_links,
             ids=result.ids,
         )
+
+
+    def parse_many(self, documents: Sequence[Document], progress: Progress | None = None) -> list[ParsedDocument]:
+        """Parse documents in order; large builds use every core, with identical results."""
+        workers = min(os.cpu_count() or 1, 8)
+        if workers < 2 or len(documents) < PARALLEL_MIN_DOCUMENTS:
+            pages = []
+            for i, doc in enumerate(documents):
+                pages.append(self.parse(doc))
+                if progress:
+                    progress("parse", i + 1, len(documents))
+            return pages
+        # "spawn": the caller may run threads (serve's watcher), which fork() does not survive safely.
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
+                                 initargs=(self.config, self.links.urls)) as pool:
+            pages = []
+            for i, page in enumerate(pool.map(_parse_in_worker, documents, chunksize=16)):
+                pages.append(page)
+                if progress:
+                    progress("parse", i + 1, len(documents))
+        return pages
+
+
+_worker_parser: Parser | None = None
+
+
+def _start_worker(config: Config, urls: dict[str, str]) -> None:
+    global _worker_parser
+    _worker_parser = Parser(config, urls)
+
+
+def _parse_in_worker(doc: Document) -> ParsedDocument:
+    assert _worker_parser is not None
+    return _worker_parser.parse(doc)
 
 
 def _chunk(doc: Document, title: str, headings, path: Iterable[int], title_heading, anchor: str, text: str) -> Chunk:
