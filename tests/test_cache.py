@@ -228,3 +228,28 @@ def test_a_read_only_content_folder_gets_no_cache(content, tmp_path):
     assert not (content / cache.CACHE_DIR).exists()
     assert any("is read-only" in w.message for w in result.warnings)
     assert result.changes.parsed == DOCUMENTS and (tmp_path / "site" / "index.html").is_file()
+
+
+def test_the_search_index_is_rebuilt_only_when_a_chunk_changed(content, tmp_path, monkeypatch):
+    calls = []
+    real = cache.build_search_files
+    monkeypatch.setattr(cache, "build_search_files", lambda *args: calls.append(1) or real(*args))
+    build(content, tmp_path / "site")
+    first = search_text(tmp_path / "site")
+    build(content, tmp_path / "site")
+    assert len(calls) == 1  # nothing changed: the index of the last build was reused
+    assert search_text(tmp_path / "site") == first
+    usage = content / "guide" / "usage.md"
+    usage.write_text(usage.read_text(encoding="utf-8") + "\nA new quokkasentence.\n", encoding="utf-8")
+    build(content, tmp_path / "site")
+    assert len(calls) == 2
+    assert "quokkasentence" in search_text(tmp_path / "site")
+
+
+def test_a_damaged_search_memo_is_rebuilt_with_a_warning(content, tmp_path):
+    build(content, tmp_path / "site")
+    (cache.cache_path(content).parent / cache.SEARCH_FILE).write_text("{not json", encoding="utf-8")
+    result = build(content, tmp_path / "site")
+    assert any("cached search index was unreadable" in w.message for w in result.warnings)
+    fresh = build(content, tmp_path / "fresh", no_cache=True)
+    assert search_text(tmp_path / "site") == search_text(tmp_path / "fresh")

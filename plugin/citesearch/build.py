@@ -62,6 +62,7 @@ def assemble(
     extra_head: str = "",
     progress: Progress | None = None,
     parse: Callable[[Sequence[Document], Parser], list[ParsedDocument]] | None = None,
+    index: Callable[[Sequence[ParsedDocument], str, dict], dict[str, bytes]] | None = None,
 ) -> Assembled:
     """Load, parse, check, render and index everything; nothing touches the output folder."""
     if role not in ROLES:
@@ -107,7 +108,7 @@ def assemble(
     for name, source in static_files(theme).items():
         files[f"assets/{name}"] = source
     generator = {"name": "citesearch", "version": __version__}
-    files.update(build_search_files(pages, config.lang, generator))
+    files.update((index or build_search_files)(pages, config.lang, generator))
     for rel, source in loaded.assets:
         if rel in files:
             errors.append(Problem(rel, 1, f"file collides with the generated {rel}"))
@@ -145,7 +146,9 @@ def build(
     theme = theme or theme_dir()
     out = Path(out) if out is not None else default_out(content_dir, role)
     cache = BuildCache(content_dir, config, theme, reuse=not no_cache)
-    assembled = assemble(content_dir, config, role, theme=theme, progress=progress, parse=cache.parse)
+    assembled = assemble(
+        content_dir, config, role, theme=theme, progress=progress, parse=cache.parse, index=cache.search_files
+    )
     problems = list(assembled.errors)
     if strict:
         problems += [Problem(w.path, w.line, f"{w.message} (warning, --strict)") for w in assembled.warnings]

@@ -27,9 +27,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
+import lunr
 import markdown
 
 from . import __version__, analyzer, chunk
+from .index import build_search_files
 from .config import Config
 from .errors import Problem
 from .model import Chunk, Document, Heading, Link, ParsedDocument
@@ -37,6 +39,7 @@ from .parse import Parser
 
 CACHE_DIR = ".citesearch-cache"
 CACHE_FILE = "build.sqlite"
+SEARCH_FILE = "search.json"  # the search files of the last build, keyed by everything they depend on
 LOCK_FILE = "build.lock"
 SCHEMA_VERSION = 1
 # PRAGMA application_id: tells our database from any other SQLite file ("CSBC").
@@ -113,6 +116,25 @@ def fingerprint(config: Config, theme: Path) -> str:
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 
 
+# Modules whose code decides what the search files hold.
+_INDEX_MODULES = ("index.py", "contract.py", "analyzer.py", "stemmer_en.py")
+
+
+def search_key(pages: Sequence[ParsedDocument], default_lang: str, generator: dict) -> str:
+    """Hash of everything ``index.build_search_files`` reads."""
+    here = Path(__file__).parent
+    digest = hashlib.sha256()
+    for name in _INDEX_MODULES:
+        digest.update(name.encode() + b"\0" + (here / name).read_bytes())
+    head = [lunr.__VERSION__, analyzer.NAME, analyzer.VERSION, default_lang, generator]
+    digest.update(json.dumps(head, sort_keys=True).encode())
+    for page in pages:
+        doc = page.doc
+        chunks = [[c.anchor, c.heading_path, c.heading_text, c.text, c.lang] for c in page.chunks]
+        digest.update(json.dumps([doc.id, page.title, doc.url, doc.lang, chunks], ensure_ascii=False).encode("utf-8"))
+    return digest.hexdigest()
+
+
 def theme_digest(theme: Path) -> str:
     digest = hashlib.sha256()
     for folder in ("templates", "static"):
@@ -154,6 +176,32 @@ class BuildCache:
         with lock:  # held for the whole read-parse-write; closing the file releases it
             fcntl.flock(lock, fcntl.LOCK_EX)
             return self._parse_locked(documents, parser, progress)
+
+    def search_files(self, pages: Sequence[ParsedDocument], default_lang: str, generator: dict) -> dict[str, bytes]:
+        """The search files, from the last build when nothing they depend on changed.
+
+        Indexing is most of a rebuild's time; when no chunk changed, the index
+        cannot have changed either.
+        """
+        key = search_key(pages, default_lang, generator)
+        stored = self.path.parent / SEARCH_FILE
+        if self.reuse and stored.is_file():
+            try:
+                memo = json.loads(stored.read_text(encoding="utf-8"))
+                if memo.get("key") == key:
+                    return {name: text.encode("utf-8") for name, text in memo["files"].items()}
+            except (OSError, ValueError, AttributeError, KeyError, TypeError):
+                self._warn("cached search index was unreadable; rebuilt it")
+        files = build_search_files(pages, default_lang, generator)
+        if not _read_only(self.content_dir) and stored.parent.is_dir():
+            partial = stored.with_suffix(f".tmp-{os.getpid()}")
+            memo = {"key": key, "files": {name: data.decode("utf-8") for name, data in files.items()}}
+            try:
+                partial.write_text(json.dumps(memo, ensure_ascii=False), encoding="utf-8")
+                os.replace(partial, stored)  # atomic: a concurrent build reads the old or the new memo
+            except OSError:
+                partial.unlink(missing_ok=True)
+        return files
 
     def _parse_uncached(self, documents, parser, progress) -> list[ParsedDocument]:
         pages = parser.parse_many(documents, progress)
