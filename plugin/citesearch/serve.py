@@ -108,7 +108,10 @@ class Preview:
         try:
             config = load_config(self.content_dir)
             cache = BuildCache(self.content_dir, config, self.theme)
-            assembled = assemble(self.content_dir, config, self.role, theme=self.theme, extra_head=head, parse=cache.parse)
+            assembled = assemble(
+                self.content_dir, config, self.role, theme=self.theme, extra_head=head,
+                parse=cache.parse, index=cache.search_files,
+            )
             return assembled, cache, [str(problem) for problem in assembled.errors]
         except CitesearchError as exc:
             return None, cache, str(exc).splitlines()
