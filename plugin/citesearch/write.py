@@ -26,15 +26,17 @@ _AT_FDCWD = -100
 
 @contextlib.contextmanager
 def output_lock(out: Path) -> Iterator[None]:
-    """Serialise builds into one output folder (a second build waits for the first)."""
-    out.parent.mkdir(parents=True, exist_ok=True)
-    lock_path = out.parent / f".{out.name}.lock"
-    with open(lock_path, "a+b") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+    """Serialise builds into one output folder (a second build waits for the first).
+
+    The lock is taken on the folder that holds the output, so no lock file is left behind.
+    """
+    out.absolute().parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(out.absolute().parent, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
 
 
 def write_site(files: Mapping[str, bytes | Path], out: Path) -> None:
