@@ -34,7 +34,8 @@ def digest(root: Path) -> dict[str, str]:
 
 def start_build(content: Path, out: Path) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "citesearch", "build", str(content), "--out", str(out)],
+        # --no-cache: every build does the full work, so the kills land at every stage.
+        [sys.executable, "-m", "citesearch", "build", str(content), "--out", str(out), "--no-cache"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
 
