@@ -91,8 +91,8 @@ def first_line_of_failure(message: str) -> str:
     for i in range(len(lines) - 1, -1, -1):
         line = lines[i]
         if "Error" in line or "error" in line:
-            if line.endswith(":") and i + 1 < len(lines):  # e.g. NLTK's "LookupError:" + reason
-                line += " " + lines[i + 1].strip("* ")
+            if line.endswith(":"):  # e.g. NLTK's "LookupError:", reason on a later line
+                line += " " + next((n.strip("* ") for n in lines[i + 1:] if n.strip("* ")), "")
             return line[:160].replace("|", "/")
     return (lines[-1] if lines else "failed")[:160].replace("|", "/")
 
@@ -215,7 +215,7 @@ def main(argv=None) -> int:
     text = table(rows)
     notes = [f"- {r.corpus} / {r.system}: {n.splitlines()[0][:300]}" for r in rows for n in r.notes]
     doc = (f"{header(command.strip(), tool_versions(peers_wanted), args.runs, args.queries, REPO_DIR, load_before)}\n"
-           f"{text}\n\n{LEGEND}\n" + ("Notes:\n" + "\n".join(notes) + "\n" if notes else "")
+           f"{text}\n\n{LEGEND}\nMethods, the exact peer setup and known failures: bench/README.md.\n\n" + ("Notes:\n" + "\n".join(notes) + "\n" if notes else "")
            + f"\n(bench wall time {time.perf_counter() - started:.0f}s)\n")
     print(doc)
     args.out.parent.mkdir(parents=True, exist_ok=True)
