@@ -152,5 +152,10 @@ def test_parsing_on_several_cores_gives_the_same_site(tmp_path: Path, monkeypatc
     build(BASIC_SITE, tmp_path / "one", no_cache=True)
     monkeypatch.setattr(citesearch.parse, "PARALLEL_MIN_DOCUMENTS", 1)
     monkeypatch.setattr(citesearch.parse.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(citesearch.parse.threading, "active_count", lambda: 1)  # other tests' servers
+    forked = []
+    real_pool = citesearch.parse.ProcessPoolExecutor
+    monkeypatch.setattr(citesearch.parse, "ProcessPoolExecutor", lambda *a, **k: forked.append(1) or real_pool(*a, **k))
     build(BASIC_SITE, tmp_path / "many", no_cache=True)
+    assert forked, "the documents were parsed in worker processes"
     assert tree_digest(tmp_path / "one") == tree_digest(tmp_path / "many")

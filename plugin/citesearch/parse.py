@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
 from concurrent.futures import ProcessPoolExecutor
 from typing import Callable, Iterable, Sequence
 
@@ -31,7 +32,7 @@ class DocumentTooComplex(Exception):
 
 
 # Below this many documents, starting worker processes costs more than it saves.
-PARALLEL_MIN_DOCUMENTS = 120
+PARALLEL_MIN_DOCUMENTS = 200
 
 
 class Parser:
@@ -85,15 +86,18 @@ class Parser:
     def parse_many(self, documents: Sequence[Document], progress: Progress | None = None) -> list[ParsedDocument]:
         """Parse documents in order; large builds use every core, with identical results."""
         workers = min(os.cpu_count() or 1, 8)
-        if workers < 2 or len(documents) < PARALLEL_MIN_DOCUMENTS:
+        # Workers are forked: "spawn" would re-run the caller's main module (a script
+        # without a __main__ guard, an MkDocs plugin). fork() is only safe while this
+        # process has no other thread (serve's watcher has): then parse here.
+        alone = threading.active_count() == 1
+        if workers < 2 or not alone or len(documents) < PARALLEL_MIN_DOCUMENTS:
             pages = []
             for i, doc in enumerate(documents):
                 pages.append(self.parse(doc))
                 if progress:
                     progress("parse", i + 1, len(documents))
             return pages
-        # "spawn": the caller may run threads (serve's watcher), which fork() does not survive safely.
-        context = multiprocessing.get_context("spawn")
+        context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
                                  initargs=(self.config, self.links.urls)) as pool:
             pages = []
