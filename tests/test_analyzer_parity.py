@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from citesearch import analyzer
+from node_support import run_node
 
 TESTS = Path(__file__).parent
 CORPORA = TESTS.parent.parent / "shared" / "corpora" / "fastapi-docs"
@@ -34,18 +35,7 @@ def python_side(text: str) -> dict:
 
 
 def node_side(texts: list[str]) -> list[dict]:
-    if shutil.which("node") is None:
-        pytest.skip("node is not installed")
-    done = subprocess.run(
-        ["node", str(TESTS / "js" / "analyze-batch.mjs")],
-        input=json.dumps({"texts": texts}),
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    return run_node("analyze-batch.mjs", {"texts": texts})
 
 
 def differences(texts: list[str]) -> list[tuple[str, dict, dict]]:

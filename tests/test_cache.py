@@ -251,5 +251,5 @@ def test_a_damaged_search_memo_is_rebuilt_with_a_warning(content, tmp_path):
     (cache.cache_path(content).parent / cache.SEARCH_FILE).write_text("{not json", encoding="utf-8")
     result = build(content, tmp_path / "site")
     assert any("cached search index was unreadable" in w.message for w in result.warnings)
-    fresh = build(content, tmp_path / "fresh", no_cache=True)
+    build(content, tmp_path / "fresh", no_cache=True)
     assert search_text(tmp_path / "site") == search_text(tmp_path / "fresh")

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from citesearch.cli import main
 from conftest import REPO
+from node_support import run_node
 
 VECTORS = json.loads((REPO / "tests/vectors/search_queries.json").read_text(encoding="utf-8"))
 SITE_SEARCH_JS = REPO / "tests/js/site-search.mjs"
@@ -25,12 +25,7 @@ def python_refs(capsys, site: Path, lang: str, query: str) -> list[str]:
 
 
 def node_refs(site: Path, lang: str, queries: list[str]) -> list[list[str]]:
-    request = json.dumps({"lang": lang, "queries": queries, "limit": LIMIT})
-    done = subprocess.run(
-        ["node", str(SITE_SEARCH_JS), str(site)], input=request, capture_output=True, text=True, check=False
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    return run_node("site-search.mjs", {"lang": lang, "queries": queries, "limit": LIMIT}, str(site))
 
 
 def assert_halves_agree(capsys, site: Path, lang: str, queries: list[str]) -> int:

@@ -3,8 +3,6 @@ search over a tiny index built in Python — answered identically by the
 Python ``run()`` and by Node running the shipped query.js."""
 
 import json
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -14,6 +12,7 @@ from lunr.builder import Builder
 from lunr.index import Index
 
 from citesearch import analyzer, contract, query
+from node_support import run_node
 
 TESTS = Path(__file__).parent
 VECTORS = json.loads((TESTS / "vectors" / "queries.json").read_text(encoding="utf-8"))
@@ -104,28 +103,13 @@ def test_search_never_uses_lunr_query_parser(index, monkeypatch):
         query.run(index, raw)
 
 
-def run_node(script: str, args: list[str], payload) -> object:
-    if shutil.which("node") is None:
-        pytest.skip("node is not installed")
-    done = subprocess.run(
-        ["node", str(TESTS / "js" / script), *args],
-        input=json.dumps(payload),
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
-
-
 @pytest.mark.parametrize("prefix", [True, False], ids=["prefix", "no-prefix"])
 def test_node_and_python_return_the_same_refs_in_the_same_order(serialized, index, tmp_path, prefix):
     queries = [c["query"] for c in SEARCH["queries"]] + [q for g in SEARCH["equivalent"] for q in g]
     queries += [c["query"] for c in CLAUSE_CASES]
     path = tmp_path / "index.json"
     path.write_text(json.dumps(serialized, ensure_ascii=False), encoding="utf-8")
-    from_node = run_node("search-batch.mjs", [str(path)], {"queries": queries, "prefix": prefix})
+    from_node = run_node("search-batch.mjs", {"queries": queries, "prefix": prefix}, str(path), timeout=300)
     for raw, js in zip(queries, from_node, strict=True):
         py = query.run(index, raw, prefix=prefix)
         assert [h["ref"] for h in js["hits"]] == [h.ref for h in py.hits], raw

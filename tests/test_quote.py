@@ -2,8 +2,6 @@
 
 import json
 import random
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -11,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from citesearch import quote
+from node_support import run_node
 
 TESTS = Path(__file__).parent
 CORPORA = TESTS.parent.parent / "shared" / "corpora" / "fastapi-docs"
@@ -67,18 +66,7 @@ def test_quote_is_one_of_the_sentences_with_marks_inside_it(text, query):
 
 
 def node_quotes(pairs, prefix):
-    if shutil.which("node") is None:
-        pytest.skip("node is not installed")
-    done = subprocess.run(
-        ["node", str(TESTS / "js" / "quote-batch.mjs")],
-        input=json.dumps({"pairs": pairs, "prefix": prefix}),
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    return run_node("quote-batch.mjs", {"pairs": pairs, "prefix": prefix})
 
 
 def python_quote(text, query, prefix):

@@ -18,6 +18,7 @@ from markdown import Markdown
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 
+from .model import Heading
 from .text import element_text, stash_index
 
 CHUNKER_VERSION = "2"  # 2: blocks and list items end at line breaks
@@ -36,13 +37,6 @@ class Block:
 
 
 @dataclass(frozen=True)
-class HeadingInfo:
-    level: int
-    id: str
-    text: str
-
-
-@dataclass(frozen=True)
 class RawChunk:
     anchor: str
     section: str
@@ -53,7 +47,7 @@ class RawChunk:
 
 @dataclass(frozen=True)
 class ChunkResult:
-    headings: tuple[HeadingInfo, ...]
+    headings: tuple[Heading, ...]
     chunks: tuple[RawChunk, ...]
     ids: frozenset[str]
 
@@ -89,7 +83,7 @@ class ChunkTreeprocessor(Treeprocessor):
 
     def run(self, root: etree.Element) -> None:
         stash = self.md.htmlStash.rawHtmlBlocks
-        headings: list[HeadingInfo] = []
+        headings: list[Heading] = []
         open_path: list[int] = []  # heading indexes of the current section's ancestry
         section = TOP_SECTION
         elements: list[etree.Element] = []
@@ -100,7 +94,7 @@ class ChunkTreeprocessor(Treeprocessor):
             if level:
                 while open_path and headings[open_path[-1]].level >= level:
                     open_path.pop()
-                headings.append(HeadingInfo(level, element.get("id", ""), element_text(element, stash)))
+                headings.append(Heading(level, element.get("id", ""), element_text(element, stash)))
                 open_path.append(len(headings) - 1)
                 section = headings[-1].id or TOP_SECTION
                 continue

@@ -64,7 +64,7 @@ class Parser:
         except RecursionError:
             raise DocumentTooComplex(Problem(doc.rel_path, doc.body_line, "document is nested too deeply to render")) from None
         result: ChunkResult = self.md.citesearch_chunks
-        headings = tuple(Heading(h.level, h.id, h.text) for h in result.headings)
+        headings = result.headings
         title_heading = page_heading(headings)
         title = doc.title or (headings[title_heading].text if title_heading is not None else None)
         title = title or fallback_title(doc)
