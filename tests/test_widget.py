@@ -306,3 +306,16 @@ def test_an_index_built_by_another_analyzer_is_flagged_in_the_console(page, site
     type_query(page, "cache headers")
     assert any("0-other" in warning and "analyzer" in warning for warning in warnings)
     assert shown_results(page), "a mismatch is a warning, not a refusal"
+
+
+def test_every_widget_module_is_fetched_with_the_build_version_so_a_redeploy_never_mixes_old_and_new(page, site_url):
+    page.goto(site_url + "guide/install.html")
+    type_query(page, "install")
+    wait_for_answer(page, "install")
+    scripts = page.evaluate(
+        "performance.getEntriesByType('resource').map(e => e.name).filter(n => /\\/assets\\/[^/]+\\.js/.test(n))"
+    )
+    assert {url.split("/assets/")[1].split("?")[0] for url in scripts} >= {
+        "citesearch.js", "widget-engine.js", "widget-view.js", "analyzer.js", "query.js", "quote.js"
+    }
+    assert all("?v=" in url for url in scripts), scripts

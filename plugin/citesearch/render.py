@@ -53,9 +53,13 @@ class Renderer:
             keep_trailing_newline=True,
         )
         assets = hashlib.sha256()
-        for name, path in static_files(theme).items():
+        static = static_files(theme)
+        for name, path in static.items():
             assets.update(name.encode() + b"\0" + path.read_bytes())
         self.asset_version = assets.hexdigest()[:10]
+        # ES modules import each other by plain relative URLs; the page's import map
+        # stamps every one with the version, so a redeploy never mixes old and new modules.
+        self.modules = sorted(n for n in static if n.endswith(".js") and "/" not in n)
 
     def _common(self, url: str, lang: str) -> dict:
         return {
@@ -63,6 +67,7 @@ class Renderer:
             "root": root_prefix(url),
             "page_lang": lang,
             "asset_version": self.asset_version,
+            "modules": self.modules,
             "editor_build": self.editor,
             "extra_head": self.extra_head,
             "canonical": self.config.base_url + url if self.config.base_url else "",
