@@ -139,11 +139,11 @@ def test_site_is_world_readable(basic_built: Path):
 
 
 def test_theme_assets_and_vendored_lunr_are_copied(basic_built: Path):
-    assert (basic_built / "assets/vendor/lunr.js").is_file()
+    assert (basic_built / "assets/vendor/lunr.min.js").is_file()
     assert (basic_built / "assets/site.css").is_file()
     page = (basic_built / "guide/install.html").read_text()
     assert 'src="../assets/citesearch.js?v=' in page
-    assert (REPO / "theme/static/vendor/lunr.js").read_bytes() == (basic_built / "assets/vendor/lunr.js").read_bytes()
+    assert (REPO / "theme/static/vendor/lunr.min.js").read_bytes() == (basic_built / "assets/vendor/lunr.min.js").read_bytes()
 
 
 def test_parsing_on_several_cores_gives_the_same_site(tmp_path: Path, monkeypatch):

@@ -30,7 +30,7 @@ def test_the_theme_and_vendored_lunr_are_inside_the_wheel(wheel: Path):
         "citesearch/theme/templates/base.html",
         "citesearch/theme/static/citesearch.js",
         "citesearch/theme/static/analyzer.js",
-        "citesearch/theme/static/vendor/lunr.js",
+        "citesearch/theme/static/vendor/lunr.min.js",
         "citesearch/theme/static/vendor/LICENSE.lunr",
         "citesearch/cli.py",
     ):
@@ -55,5 +55,5 @@ def test_the_installed_wheel_builds_a_site_from_another_directory(wheel: Path, t
         [python, "-c", "import citesearch.render as r; print(r.theme_dir())"], cwd=elsewhere, capture_output=True, text=True
     ).stdout.strip()
     assert where.startswith(str(env_dir)), where  # the theme came from the wheel, not the checkout
-    assert (elsewhere / "out/assets/vendor/lunr.js").is_file()
+    assert (elsewhere / "out/assets/vendor/lunr.min.js").is_file()
     assert (elsewhere / "out/search/manifest.json").is_file()

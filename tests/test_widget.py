@@ -288,7 +288,7 @@ def test_search_files_load_only_on_first_focus_and_text_only_for_shown_documents
     assert not [path for path in requested if "/search/" in path or "/vendor/" in path]
     type_query(page, "cache headers")
     loaded = {path.rsplit("/", 1)[-1] for path in requested}
-    assert {"manifest.json", "lunr.js", "lunr.stemmer.support.js", "lunr.ru.js"} <= loaded
+    assert {"manifest.json", "lunr.min.js", "lunr.stemmer.support.min.js", "lunr.ru.min.js"} <= loaded
     indexes = [path for path in requested if "/search/index." in path]
     assert len(indexes) == 1 and "/search/index.en." in indexes[0], "only the page language's index is fetched"
     texts = [path for path in requested if "/search/text/" in path]

@@ -5,7 +5,7 @@ and disagrees with the browser on words like ``key``, ``deploy``, ``may``,
 ``happy`` and ``fly`` (the y→i rule).  The index is built in Python and
 queried in JavaScript, so the build must stem exactly as lunr.js does: this
 module copies its regexes and steps one for one (see
-``theme/static/vendor/lunr.js``, ``lunr.stemmer``).
+``theme/static/vendor/lunr.min.js``, ``lunr.stemmer``).
 
 JavaScript regexes without the ``u`` flag see UTF-16 code units, so a word
 holding a character outside the BMP is stemmed as a string of surrogates, as

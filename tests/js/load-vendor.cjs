@@ -3,8 +3,8 @@
 const path = require("node:path");
 
 const vendor = path.join(__dirname, "..", "..", "theme", "static", "vendor");
-const lunr = require(path.join(vendor, "lunr.js"));
-require(path.join(vendor, "lunr.stemmer.support.js"))(lunr);
-require(path.join(vendor, "lunr.ru.js"))(lunr);
+const lunr = require(path.join(vendor, "lunr.min.js"));
+require(path.join(vendor, "lunr.stemmer.support.min.js"))(lunr);
+require(path.join(vendor, "lunr.ru.min.js"))(lunr);
 
 module.exports = lunr;

@@ -3,7 +3,7 @@
 // the same ranked refs and quotes as `citesearch search --json`.
 // Everything here is fetched lazily, once, relative to the widget's own URL.
 
-const VENDOR_SCRIPTS = ["vendor/lunr.js", "vendor/lunr.stemmer.support.js", "vendor/lunr.ru.js"];
+const VENDOR_SCRIPTS = ["vendor/lunr.min.js", "vendor/lunr.stemmer.support.min.js", "vendor/lunr.ru.min.js"];
 export const FORMAT_VERSION = 1;
 
 export class LoadError extends Error {}
