@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 from dataclasses import dataclass
@@ -23,6 +24,16 @@ def dumps(data: object) -> bytes:
 
 def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+@functools.lru_cache(maxsize=100_000)
+def terms(text: str) -> tuple[str, ...]:
+    """The analysed terms of a text.
+
+    Cached: a page's title and headings repeat on each of its chunks, and
+    ``serve`` rebuilds the index on every save while most chunks stay the same.
+    """
+    return tuple(analyzer.analyze(text))
 
 
 def build_lunr_index(chunks: Sequence[Chunk]) -> dict:
@@ -60,9 +71,9 @@ def _build(chunks: Sequence[Chunk]) -> dict:
         builder.add(
             {
                 "ref": str(i),
-                "title": analyzer.analyze(chunk.heading_path[0]),
-                "heading": analyzer.analyze(chunk.heading_text),
-                "body": analyzer.analyze(chunk.text),
+                "title": terms(chunk.heading_path[0]),
+                "heading": terms(chunk.heading_text),
+                "body": terms(chunk.text),
             }
         )
     serialized = builder.build().serialize()
