@@ -67,7 +67,7 @@ CASES = [
     (
         "an id in citesearch's own folders",
         {"a.md": "---\nid: search/manifest\n---\nBody.\n"},
-        ["a.md:2: 'id' must be a lowercase slug like 'guide/install' (a-z, 0-9, '-', '_', '.', '/'), got 'search/manifest'"],
+        ["a.md:2: 'id' 'search/manifest' is reserved for citesearch's own files (assets/, search/)"],
     ),
     (
         "an alias that escapes the site",

@@ -173,11 +173,11 @@ def validate_front_matter(front: dict, rel: str, config: Config) -> tuple[dict, 
                 problem(key, f"'{key}' must be a string, got {_kind(value)}")
             else:
                 fields[key] = value.strip() if key != "description" else value
-    if "id" in fields and not valid_id(fields["id"]):
+    if "id" in fields and not ID_RE.match(fields["id"]):
         problem("id", f"'id' must be a lowercase slug like 'guide/install' (a-z, 0-9, '-', '_', '.', '/'), got '{fields['id']}'")
         fields.pop("id")
     if "id" in fields and fields["id"].startswith(RESERVED_ID_PREFIXES):
-        problem("id", f"'id' '{fields['id']}' is reserved for citesearch's own files (assets/, search/)")
+        problem("id", f"'id' '{fields.pop('id')}' is reserved for citesearch's own files (assets/, search/)")
     if "lang" in fields:
         fields["lang"] = fields["lang"].lower()
         if not LANG_RE.match(fields["lang"]):
