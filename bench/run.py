@@ -221,7 +221,7 @@ def main(argv=None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(doc, encoding="utf-8")
     # The same rows for programs (the smoke test reads them).
-    args.out.with_suffix(".json").write_text(
+    (args.work / "results.json").write_text(
         json.dumps([asdict(r) for r in rows], ensure_ascii=False, indent=1), encoding="utf-8")
     return 0
 

@@ -31,7 +31,7 @@ def run_smoke(tmp_path: Path, *extra: str) -> list[dict]:
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "| corpus | system |" in out.read_text(encoding="utf-8")
-    return json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
+    return json.loads((tmp_path / "work" / "results.json").read_text(encoding="utf-8"))
 
 
 def hits(cell: str) -> tuple[int, int]:
