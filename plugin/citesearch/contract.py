@@ -34,7 +34,11 @@ TEXT_DIR = "text"
 
 # lunr fields, in this order, and their boosts.
 FIELDS = ("title", "heading", "body")
-FIELD_BOOSTS = {"title": 3, "heading": 2, "body": 1}
+# No extra weight for titles and headings: they are indexed with every chunk of
+# their page or section already, and boosting them on top ranked pages whose
+# title merely shares a stem above the passage holding all the query words
+# (bench: rare-word queries on rust-rfcs 22/40 -> 31/40 in the top 5).
+FIELD_BOOSTS = {"title": 1, "heading": 1, "body": 1}
 
 # Characters of a content hash in a file name.
 HASH_LENGTH = 16
