@@ -23,7 +23,7 @@ from browser_support import (
 
 pytestmark = pytest.mark.browser
 
-WIDGET_LIMIT = 10  # results the widget shows (LIMIT in citesearch.js)
+WIDGET_LIMIT = 20  # results the widget shows (LIMIT in citesearch.js)
 
 
 def quotes(page):  # type: ignore[no-untyped-def]

@@ -10,7 +10,9 @@ import { renderResults, statusText } from "./widget-view.js";
 const QUERY_PARAM = "q";
 const ALL_LANGUAGES = "*";
 const DEBOUNCE_MS = 120;
-const LIMIT = 10;
+// Passages per answer: enough that several documents show even when one page
+// holds many matching passages (the bench counts the first five documents).
+const LIMIT = 20;
 
 const engine = createEngine(import.meta.url);
 
