@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import multiprocessing
 import os
+import signal
 import threading
 from concurrent.futures import ProcessPoolExecutor
 from typing import Callable, Iterable, Sequence
@@ -99,7 +102,7 @@ class Parser:
             return pages
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
-                                 initargs=(self.config, self.links.urls)) as pool:
+                                 initargs=(self.config, self.links.urls, os.getpid())) as pool:
             pages = []
             for i, page in enumerate(pool.map(_parse_in_worker, documents, chunksize=16)):
                 pages.append(page)
@@ -109,11 +112,26 @@ class Parser:
 
 
 _worker_parser: Parser | None = None
+_PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
-def _start_worker(config: Config, urls: dict[str, str]) -> None:
+def _start_worker(config: Config, urls: dict[str, str], parent: int) -> None:
     global _worker_parser
+    _die_with(parent)
     _worker_parser = Parser(config, urls)
+
+
+def _die_with(parent: int) -> None:
+    """End this worker when the build process ends, even by SIGKILL.
+
+    An orphaned worker would keep the build cache's lock (a forked copy of its
+    file descriptor) and make every later build wait forever.
+    """
+    libc_name = ctypes.util.find_library("c")
+    if libc_name:
+        ctypes.CDLL(libc_name, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
 
 
 def _parse_in_worker(doc: Document) -> ParsedDocument:
