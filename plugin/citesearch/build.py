@@ -49,10 +49,6 @@ class Assembled:
     errors: tuple[Problem, ...] = field(default=())
 
 
-def default_out(content_dir: Path, role: str) -> Path:
-    return Path(DEFAULT_OUT[role])
-
-
 def assemble(
     content_dir: Path,
     config: Config,
@@ -144,7 +140,7 @@ def build(
         raise UsageError(f"unknown role '{role}' (choose public or editor)")
     config = load_config(content_dir)
     theme = theme or theme_dir()
-    out = Path(out) if out is not None else default_out(content_dir, role)
+    out = Path(out) if out is not None else Path(DEFAULT_OUT[role])
     cache = BuildCache(content_dir, config, theme, reuse=not no_cache)
     assembled = assemble(
         content_dir, config, role, theme=theme, progress=progress, parse=cache.parse, index=cache.search_files

@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 from .config import Config
 from .errors import Problem
-from .model import Document, ParsedDocument, page_url
+from .model import Document, ParsedDocument
 
 
 def line_of(doc: Document, needle: str) -> int:
@@ -117,7 +117,7 @@ def _yaml_line(raw: str, needle: str) -> int:
 
 
 def output_paths(pages: Sequence[ParsedDocument]) -> set[str]:
-    return {page_url(p.doc.id) for p in pages}
+    return {p.doc.url for p in pages}
 
 
 __all__ = ["check_links", "check_aliases", "check_nav", "alias_path", "line_of", "output_paths"]

@@ -12,7 +12,7 @@ import jinja2
 
 from .config import Config
 from .links import relative_url
-from .model import ParsedDocument, page_url
+from .model import ParsedDocument
 
 
 def theme_dir() -> Path:
@@ -146,4 +146,4 @@ def sitemap(urls: Sequence[str], base_url: str) -> bytes:
     return "\n".join(lines).encode("utf-8")
 
 
-__all__ = ["Renderer", "NavItem", "build_nav", "sitemap", "theme_dir", "static_files", "page_url"]
+__all__ = ["Renderer", "NavItem", "build_nav", "sitemap", "theme_dir", "static_files"]

@@ -112,6 +112,4 @@ def html_text(html: str) -> str:
     parser = _TextExtractor()
     parser.feed(html)
     parser.close()
-    text = "".join(parser.parts)
-    # Keep the fragment's own edge whitespace semantics: a lone tag adds nothing.
-    return text
+    return "".join(parser.parts)
