@@ -3,7 +3,7 @@
 Documents are scored the same way for every system, from what its search UI
 shows in the browser (``browser.top_docs``: the first five distinct pages in
 display order).  Passages are scored for citesearch only, through
-``citesearch.search.SiteSearch`` -- the object behind ``citesearch search
+``citesearch.engine.search.SiteSearch`` -- the object behind ``citesearch search
 --json`` -- loaded once per site instead of once per query.  A passage is
 right when one of the first five results (chunks) is in the right document
 and either its heading path ends in the query's heading (heading queries) or
@@ -57,7 +57,7 @@ def passage_matches(query: Query, heading: list[str], text: str) -> bool:
 
 def citesearch_passages(site: Path, queries: list[Query]) -> tuple[Score, dict[str, list[str]]]:
     """Passage score and, per query, the top documents the Python search gives."""
-    from citesearch.search import SiteSearch  # the working tree's, via sys.path
+    from citesearch.engine.search import SiteSearch  # the working tree's, via sys.path
 
     search = SiteSearch(site)
     hits, docs_by_query = 0, {}

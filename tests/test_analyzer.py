@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from lunr.stemmer import PorterStemmer
 from lunr.tokenizer import Tokenizer
 
-from citesearch import analyzer, stemmer_en
+from citesearch.engine import analyzer, stemmer_en
 
 VECTORS = json.loads((Path(__file__).parent / "vectors" / "analyzer.json").read_text(encoding="utf-8"))
 CASES = VECTORS["cases"]

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from citesearch import analyzer
+from citesearch.engine import analyzer
 from node_support import run_node
 
 TESTS = Path(__file__).parent

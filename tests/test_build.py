@@ -147,15 +147,15 @@ def test_theme_assets_and_vendored_lunr_are_copied(basic_built: Path):
 
 
 def test_parsing_on_several_cores_gives_the_same_site(tmp_path: Path, monkeypatch):
-    import citesearch.parse
+    import citesearch.pipeline.parse
 
     build(BASIC_SITE, tmp_path / "one", no_cache=True)
-    monkeypatch.setattr(citesearch.parse, "PARALLEL_MIN_DOCUMENTS", 1)
-    monkeypatch.setattr(citesearch.parse.os, "cpu_count", lambda: 2)
-    monkeypatch.setattr(citesearch.parse.threading, "active_count", lambda: 1)  # other tests' servers
+    monkeypatch.setattr(citesearch.pipeline.parse, "PARALLEL_MIN_DOCUMENTS", 1)
+    monkeypatch.setattr(citesearch.pipeline.parse.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(citesearch.pipeline.parse.threading, "active_count", lambda: 1)  # other tests' servers
     forked = []
-    real_pool = citesearch.parse.ProcessPoolExecutor
-    monkeypatch.setattr(citesearch.parse, "ProcessPoolExecutor", lambda *a, **k: forked.append(1) or real_pool(*a, **k))
+    real_pool = citesearch.pipeline.parse.ProcessPoolExecutor
+    monkeypatch.setattr(citesearch.pipeline.parse, "ProcessPoolExecutor", lambda *a, **k: forked.append(1) or real_pool(*a, **k))
     build(BASIC_SITE, tmp_path / "many", no_cache=True)
     assert forked, "the documents were parsed in worker processes"
     assert tree_digest(tmp_path / "one") == tree_digest(tmp_path / "many")

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from citesearch import build, cache
-from citesearch.render import theme_dir
+from citesearch.pipeline.render import theme_dir
 
 from conftest import BASIC_SITE
 

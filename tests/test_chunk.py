@@ -9,7 +9,7 @@ import markdown
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from citesearch.chunk import Block, ChunkExtension, group_blocks
+from citesearch.markdown_ext.chunk import Block, ChunkExtension, group_blocks
 
 # --- a tiny model of a Markdown document, so every test knows the expected text -----------------
 

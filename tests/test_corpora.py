@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from citesearch import build
-from citesearch.search import SiteSearch
+from citesearch.engine.search import SiteSearch
 from conftest import corpus
 
 pytestmark = pytest.mark.corpus

@@ -52,7 +52,7 @@ def test_the_installed_wheel_builds_a_site_from_another_directory(wheel: Path, t
     )
     assert done.returncode == 0, done.stderr
     where = subprocess.run(
-        [python, "-c", "import citesearch.render as r; print(r.theme_dir())"], cwd=elsewhere, capture_output=True, text=True
+        [python, "-c", "import citesearch.pipeline.render as r; print(r.theme_dir())"], cwd=elsewhere, capture_output=True, text=True
     ).stdout.strip()
     assert where.startswith(str(env_dir)), where  # the theme came from the wheel, not the checkout
     assert (elsewhere / "out/assets/vendor/lunr.min.js").is_file()

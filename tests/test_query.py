@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from lunr.builder import Builder
 from lunr.index import Index
 
-from citesearch import analyzer, contract, query
+from citesearch.engine import analyzer, contract, query
 from node_support import run_node
 
 TESTS = Path(__file__).parent

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from citesearch import quote
+from citesearch.engine import quote
 from node_support import run_node
 
 TESTS = Path(__file__).parent

@@ -161,7 +161,7 @@ def test_a_failed_rebuild_keeps_the_last_good_site_and_reports_file_and_line(con
 
 
 def test_a_broken_theme_template_is_reported_with_its_line(content, tmp_path):
-    from citesearch.render import theme_dir
+    from citesearch.pipeline.render import theme_dir
 
     theme = tmp_path / "theme"
     shutil.copytree(theme_dir(), theme)

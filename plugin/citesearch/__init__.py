@@ -1,9 +1,8 @@
 """citesearch: Markdown to a static site with stable passage anchors and cited-snippet search."""
 
-__version__ = "0.1.0"
-
-from .build import BuildResult, assemble, build  # noqa: E402
-from .chunk import ChunkExtension  # noqa: E402
+from .version import __version__
+from .pipeline.build import BuildResult, assemble, build  # noqa: E402
+from .markdown_ext.chunk import ChunkExtension  # noqa: E402
 from .config import Config, load_config  # noqa: E402
 from .errors import CitesearchError, ConfigError, ContentError, Problem, UsageError  # noqa: E402
 

@@ -30,12 +30,16 @@ from typing import Callable, Sequence
 import lunr
 import markdown
 
-from . import __version__, analyzer, chunk
-from .index import build_search_files
+from .version import __version__
+
+from .engine import analyzer
+
+from .markdown_ext import chunk
+from .pipeline.index import build_search_files
 from .config import Config
 from .errors import Problem
 from .model import Chunk, Document, Heading, Link, ParsedDocument
-from .parse import Parser
+from .pipeline.parse import Parser
 
 CACHE_DIR = ".citesearch-cache"
 CACHE_FILE = "build.sqlite"
@@ -46,7 +50,15 @@ SCHEMA_VERSION = 1
 APPLICATION_ID = 0x43534243
 # Modules whose code decides what the parser produces: editing them without a
 # version bump must still invalidate the cache.
-_PARSER_MODULES = ("parse.py", "chunk.py", "links.py", "text.py", "model.py", "cache.py")
+_PARSER_MODULES = (
+    "pipeline/parse.py",
+    "pipeline/frontmatter.py",
+    "markdown_ext/chunk.py",
+    "markdown_ext/links.py",
+    "markdown_ext/text.py",
+    "model.py",
+    "cache.py",
+)
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -117,7 +129,7 @@ def fingerprint(config: Config, theme: Path) -> str:
 
 
 # Modules whose code decides what the search files hold.
-_INDEX_MODULES = ("index.py", "contract.py", "analyzer.py", "stemmer_en.py")
+_INDEX_MODULES = ("pipeline/index.py", "engine/contract.py", "engine/analyzer.py", "engine/stemmer_en.py")
 
 
 def search_key(pages: Sequence[ParsedDocument], default_lang: str, generator: dict) -> str:

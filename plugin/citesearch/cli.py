@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from . import __version__
+from .version import __version__
 from .errors import CitesearchError, ContentError
 
 EXIT_OK, EXIT_CONTENT, EXIT_USAGE = 0, 1, 2
@@ -70,7 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _build(args) -> int:
-    from .build import build
+    from .pipeline.build import build
     from .progress import terminal_progress
 
     with terminal_progress(sys.stderr) as progress:
@@ -103,7 +103,7 @@ def _serve(args) -> int:
 
 
 def _search(args) -> int:
-    from .search import SiteSearch
+    from .engine.search import SiteSearch
 
     if args.limit < 1:
         print("citesearch: error: --limit must be at least 1", file=sys.stderr)

@@ -27,12 +27,12 @@ from urllib.parse import unquote, urlsplit
 import jinja2
 import watchfiles
 
-from .build import ROLES, Assembled, assemble
+from .pipeline.build import ROLES, Assembled, assemble
 from .cache import CACHE_DIR, BuildCache
 from .config import load_config
 from .errors import CitesearchError, UsageError
 from .model import EDITOR
-from .render import theme_dir
+from .pipeline.render import theme_dir
 
 EVENTS_PATH = "/__citesearch/events"
 SCRIPT_PATH = "/__citesearch/livereload.js"

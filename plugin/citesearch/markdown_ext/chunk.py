@@ -18,7 +18,7 @@ from markdown import Markdown
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 
-from .model import Heading
+from ..model import Heading
 from .text import element_text, stash_index
 
 CHUNKER_VERSION = "2"  # 2: blocks and list items end at line breaks

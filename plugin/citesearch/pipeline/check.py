@@ -7,9 +7,9 @@ import re
 from typing import Sequence
 from urllib.parse import urlsplit
 
-from .config import Config
-from .errors import Problem
-from .model import Document, ParsedDocument
+from ..config import Config
+from ..errors import Problem
+from ..model import Document, ParsedDocument
 
 
 def line_of(doc: Document, needle: str) -> int:

@@ -10,17 +10,17 @@ from xml.sax.saxutils import escape
 
 import jinja2
 
-from .config import Config
-from .links import relative_url
-from .model import ParsedDocument
+from ..config import Config
+from ..markdown_ext.links import relative_url
+from ..model import ParsedDocument
 
 
 def theme_dir() -> Path:
     """The theme inside the installed wheel, or beside ``plugin/`` in a source checkout."""
-    packaged = Path(__file__).parent / "theme"
+    packaged = Path(__file__).parents[1] / "theme"
     if packaged.is_dir():
         return packaged
-    return Path(__file__).resolve().parents[2] / "theme"
+    return Path(__file__).resolve().parents[3] / "theme"
 
 
 def root_prefix(url: str) -> str:

@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path, PurePosixPath
 from typing import Iterator, Mapping
 
-from .errors import UsageError
+from ..errors import UsageError
 
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100

@@ -7,14 +7,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
-from . import __version__
-from .cache import BuildCache, Changes
+from ..version import __version__
+from ..cache import BuildCache, Changes
 from .check import check_aliases, check_links, check_nav, output_paths
-from .config import Config, load_config
-from .errors import ContentError, Problem, UsageError
+from ..config import Config, load_config
+from ..errors import ContentError, Problem, UsageError
 from .index import build_search_files
 from .load import load_documents
-from .model import EDITOR, PUBLIC, Document, ParsedDocument
+from ..model import EDITOR, PUBLIC, Document, ParsedDocument
 from .parse import DocumentTooComplex, Parser
 from .render import Renderer, build_nav, sitemap, static_files, theme_dir
 from .write import output_lock, write_site

@@ -2,22 +2,17 @@
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
 
-from .config import LANG_RE, Config
-from .errors import Problem
-from .model import PUBLIC, VISIBILITIES, Document
+from ..config import Config
+from ..errors import Problem
+from ..model import PUBLIC, Document
+from .frontmatter import KNOWN_KEYS, split_front_matter, valid_id, validate_front_matter
 
-ID_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)*$")
-RESERVED_ID_PREFIXES = ("assets/", "search/")
-KNOWN_KEYS = ("title", "id", "lang", "visibility", "aliases", "description")
-_FRONT_MATTER_END = re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -119,86 +114,6 @@ def _load_one(path: Path, rel: str, config: Config, errors: list, warnings: list
     )
 
 
-def split_front_matter(text: str, rel: str) -> tuple[dict, str, int, list[Problem]]:
-    """Return (front matter mapping, body, first body line, problems)."""
-    if not text.startswith("---\n") and text.rstrip("\n") != "---":
-        return {}, text, 1, []
-    end = _FRONT_MATTER_END.search(text, 4)
-    if end is None:
-        return {}, text, 1, [Problem(rel, 1, "front matter starts with '---' but has no closing '---'")]
-    raw = text[4 : end.start()]
-    body = text[end.end() + 1 :] if end.end() < len(text) else ""
-    body_line = text[: end.end()].count("\n") + 2
-    try:
-        front = yaml.safe_load(raw)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = 2 + (mark.line if mark is not None else 0)
-        reason = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        return {}, body, body_line, [Problem(rel, line, f"invalid YAML in front matter: {reason}")]
-    if front is None:
-        front = {}
-    if not isinstance(front, dict):
-        return {}, body, body_line, [Problem(rel, 2, f"front matter must be a mapping of keys to values, got {_kind(front)}")]
-    front = {str(k): v for k, v in front.items()}
-    front["__lines__"] = _key_lines(raw)
-    return front, body, body_line, []
-
-
-def _key_lines(raw: str) -> dict[str, int]:
-    """Line of each top-level front matter key, for messages."""
-    lines = {}
-    try:
-        node = yaml.compose(raw)
-    except yaml.YAMLError:
-        return lines
-    if isinstance(node, yaml.MappingNode):
-        for key, _ in node.value:
-            lines[str(key.value)] = key.start_mark.line + 2
-    return lines
-
-
-def validate_front_matter(front: dict, rel: str, config: Config) -> tuple[dict, list[Problem]]:
-    lines = front.pop("__lines__", {})
-    problems: list[Problem] = []
-    fields: dict = {}
-
-    def problem(key: str, message: str) -> None:
-        problems.append(Problem(rel, lines.get(key, 2), message))
-
-    for key in ("title", "id", "lang", "visibility", "description"):
-        if key in front:
-            value = front[key]
-            if not isinstance(value, str):
-                problem(key, f"'{key}' must be a string, got {_kind(value)}")
-            else:
-                fields[key] = value.strip() if key != "description" else value
-    if "id" in fields and not ID_RE.match(fields["id"]):
-        problem("id", f"'id' must be a lowercase slug like 'guide/install' (a-z, 0-9, '-', '_', '.', '/'), got '{fields['id']}'")
-        fields.pop("id")
-    if "id" in fields and fields["id"].startswith(RESERVED_ID_PREFIXES):
-        problem("id", f"'id' '{fields.pop('id')}' is reserved for citesearch's own files (assets/, search/)")
-    if "lang" in fields:
-        fields["lang"] = fields["lang"].lower()
-        if not LANG_RE.match(fields["lang"]):
-            problem("lang", f"'lang' must be a language code like 'en', 'ru' or 'zh', got '{front['lang']}'")
-    if "visibility" in fields and fields["visibility"] not in VISIBILITIES:
-        hint = difflib.get_close_matches(fields["visibility"], VISIBILITIES, n=1)
-        suggestion = f"; did you mean '{hint[0]}'?" if hint else ""
-        problem("visibility", f"'visibility' must be 'public' or 'editor', got '{fields['visibility']}'{suggestion}")
-    if "aliases" in front:
-        aliases = front["aliases"]
-        if isinstance(aliases, str):
-            aliases = [aliases]
-        if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
-            problem("aliases", f"'aliases' must be a list of old URLs, got {_kind(front['aliases'])}")
-        else:
-            fields["aliases"] = aliases
-    if "title" in fields and not fields["title"]:
-        problem("title", "'title' is empty")
-    return fields, problems
-
-
 MAX_NESTING = 100
 _QUOTE_PREFIX = re.compile(r"^(?:[ \t]*>)+")
 
@@ -213,10 +128,6 @@ def nesting_problem(body: str, body_line: int, rel: str) -> Problem | None:
         if depth > MAX_NESTING:
             return Problem(rel, body_line + number, f"lists or quotes nested {depth} levels deep; at most {MAX_NESTING} can be rendered")
     return None
-
-
-def valid_id(doc_id: str) -> bool:
-    return bool(ID_RE.match(doc_id)) and not doc_id.startswith(RESERVED_ID_PREFIXES)
 
 
 def id_from_path(rel: str) -> str | None:
@@ -238,8 +149,3 @@ def _check_duplicate_ids(documents: list[Document], errors: list[Problem]) -> No
         first = seen.setdefault(doc.id, doc)
         if first is not doc:
             errors.append(Problem(doc.rel_path, 1, f"duplicate id '{doc.id}': also used by {first.rel_path}"))
-
-
-def _kind(value: object) -> str:
-    return {list: "a list", dict: "a mapping", str: "a string", int: "a number", float: "a number",
-            bool: "true/false", type(None): "nothing"}.get(type(value), type(value).__name__)

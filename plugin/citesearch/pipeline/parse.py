@@ -14,12 +14,12 @@ from typing import Callable, Iterable, Sequence
 import markdown
 from markdown.extensions.toc import slugify_unicode
 
-from .chunk import ChunkExtension, ChunkResult
-from .config import Config
-from .contract import HEADING_SEPARATOR
-from .errors import Problem
-from .links import LinkExtension
-from .model import Chunk, Document, Heading, ParsedDocument
+from ..markdown_ext.chunk import ChunkExtension, ChunkResult
+from ..config import Config
+from ..engine.contract import HEADING_SEPARATOR
+from ..errors import Problem
+from ..markdown_ext.links import LinkExtension
+from ..model import Chunk, Document, Heading, ParsedDocument
 
 
 # Called as progress(stage, done, total) while documents are parsed.

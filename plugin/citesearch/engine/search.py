@@ -10,7 +10,7 @@ from pathlib import Path
 from lunr.index import Index
 
 from . import analyzer, contract, query, quote
-from .errors import UsageError
+from ..errors import UsageError
 
 SUPPORTED = "supported"
 INSUFFICIENT = "insufficient"

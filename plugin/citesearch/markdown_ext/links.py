@@ -10,7 +10,7 @@ from markdown import Markdown
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 
-from .model import Link
+from ..model import Link
 
 
 def relative_url(from_url: str, to_url: str) -> str:

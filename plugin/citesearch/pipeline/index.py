@@ -13,8 +13,8 @@ import lunr.builder
 from lunr.builder import Builder
 from lunr.token import Token
 
-from . import analyzer, contract
-from .model import Chunk, ParsedDocument
+from ..engine import analyzer, contract
+from ..model import Chunk, ParsedDocument
 
 
 def dumps(data: object) -> bytes:
