@@ -129,7 +129,7 @@ def fingerprint(config: Config, theme: Path) -> str:
 
 
 # Modules whose code decides what the search files hold.
-_INDEX_MODULES = ("pipeline/index.py", "engine/contract.py", "engine/analyzer.py", "engine/stemmer_en.py")
+_INDEX_MODULES = ("pipeline/index.py", "pipeline/lunr_index.py", "engine/contract.py", "engine/analyzer.py", "engine/stemmer_en.py")
 
 
 def search_key(pages: Sequence[ParsedDocument], default_lang: str, generator: dict) -> str:
