@@ -35,7 +35,7 @@ from .version import __version__
 from .engine import analyzer
 
 from .markdown_ext import chunk
-from .pipeline.index import build_search_files
+from .pipeline.index import build_search_files, search_pages
 from .config import Config
 from .errors import Problem
 from .model import Chunk, Document, Heading, Link, ParsedDocument
@@ -204,7 +204,7 @@ class BuildCache:
                     return {name: text.encode("utf-8") for name, text in memo["files"].items()}
             except (OSError, ValueError, AttributeError, KeyError, TypeError):
                 self._warn("cached search index was unreadable; rebuilt it")
-        files = build_search_files(pages, default_lang, generator)
+        files = build_search_files(search_pages(pages), default_lang, generator)
         if not _read_only(self.content_dir) and stored.parent.is_dir():
             partial = stored.with_suffix(f".tmp-{os.getpid()}")
             memo = {"key": key, "files": {name: data.decode("utf-8") for name, data in files.items()}}

@@ -12,7 +12,7 @@ from ..cache import BuildCache, Changes
 from .check import check_aliases, check_links, check_nav, output_paths
 from ..config import Config, load_config
 from ..errors import ContentError, Problem, UsageError
-from .index import build_search_files
+from .index import index_documents
 from .load import load_documents
 from ..model import EDITOR, PUBLIC, Document, ParsedDocument
 from .parse import DocumentTooComplex, Parser
@@ -104,7 +104,7 @@ def assemble(
     for name, source in static_files(theme).items():
         files[f"assets/{name}"] = source
     generator = {"name": "citesearch", "version": __version__}
-    files.update((index or build_search_files)(pages, config.lang, generator))
+    files.update((index or index_documents)(pages, config.lang, generator))
     for rel, source in loaded.assets:
         if rel in files:
             errors.append(Problem(rel, 1, f"file collides with the generated {rel}"))

@@ -8,8 +8,23 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from ..engine import analyzer, contract
-from ..model import ParsedDocument
+from ..model import Chunk, ParsedDocument
 from .lunr_index import build_lunr_index
+
+
+@dataclass(frozen=True)
+class SearchPage:
+    """What the index stage needs of a page, whoever produced its chunks."""
+
+    doc_id: str
+    url: str  # site-relative URL of the page
+    title: str
+    lang: str
+    chunks: tuple[Chunk, ...]
+
+
+def search_pages(pages: Iterable[ParsedDocument]) -> list[SearchPage]:
+    return [SearchPage(p.doc.id, p.doc.url, p.title, p.doc.lang, p.chunks) for p in pages]
 
 
 def dumps(data: object) -> bytes:
@@ -28,17 +43,17 @@ class LanguageShard:
     entry: dict  # this language's entry in the manifest
 
 
-def build_shard(lang: str, pages: Iterable[ParsedDocument]) -> LanguageShard:
+def build_shard(lang: str, pages: Iterable[SearchPage]) -> LanguageShard:
     """Index, chunk table and per-document texts of one language."""
     files: dict[str, bytes] = {}
     docs, table, chunks = [], [], []
     for page in pages:
         indexed = [c for c in page.chunks if c.text]
-        text = dumps({"doc": page.doc.id, "chunks": {c.anchor: c.text for c in indexed}})
+        text = dumps({"doc": page.doc_id, "chunks": {c.anchor: c.text for c in indexed}})
         text_name = contract.text_name(digest(text))
         files[text_name] = text
         doc_index = len(docs)
-        docs.append({"id": page.doc.id, "title": page.title, "url": page.doc.url, "text": text_name})
+        docs.append({"id": page.doc_id, "title": page.title, "url": page.url, "text": text_name})
         for chunk in indexed:
             table.append([doc_index, chunk.anchor, list(chunk.heading_path)])
             chunks.append(chunk)
@@ -57,11 +72,16 @@ def build_shard(lang: str, pages: Iterable[ParsedDocument]) -> LanguageShard:
     return LanguageShard(lang, files, entry)
 
 
-def build_search_files(pages: Sequence[ParsedDocument], default_lang: str, generator: dict) -> dict[str, bytes]:
+def index_documents(pages: Sequence[ParsedDocument], default_lang: str, generator: dict) -> dict[str, bytes]:
+    """``build_search_files`` of parsed Markdown documents."""
+    return build_search_files(search_pages(pages), default_lang, generator)
+
+
+def build_search_files(pages: Sequence[SearchPage], default_lang: str, generator: dict) -> dict[str, bytes]:
     """Every file of ``site/search/``, keyed by path relative to the site root."""
-    by_lang: dict[str, list[ParsedDocument]] = {}
+    by_lang: dict[str, list[SearchPage]] = {}
     for page in pages:
-        by_lang.setdefault(page.doc.lang, []).append(page)
+        by_lang.setdefault(page.lang, []).append(page)
     shards = [build_shard(lang, by_lang[lang]) for lang in sorted(by_lang)]
     files: dict[str, bytes] = {}
     for shard in shards:
