@@ -9,7 +9,9 @@ import markdown
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from citesearch.markdown_ext.chunk import Block, ChunkExtension, group_blocks
+from markdown.treeprocessors import Treeprocessor
+
+from citesearch.markdown_ext.chunk import EMPTY, Block, ChunkExtension, group_blocks
 
 # --- a tiny model of a Markdown document, so every test knows the expected text -----------------
 
@@ -217,3 +219,53 @@ def test_blocks_and_list_items_end_at_line_breaks_in_the_chunk_text():
     md = markdown.Markdown(extensions=["toc", "tables", ChunkExtension()])
     md.convert("First   paragraph\nsoft wrapped.\n\n- one\n- two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n")
     assert md.citesearch_chunks.chunks[0].text == "First paragraph soft wrapped.\none\ntwo\na b\n1 2"
+
+
+# --- finished chunks for any host --------------------------------------------------------------------
+
+def test_finished_chunks_need_only_an_id_a_language_and_a_title():
+    md = markdown.Markdown(extensions=["toc", ChunkExtension()])
+    md.convert("# Install\n\nIntro.\n\n## With pip\n\nRun it.\n\n### Offline\n\nCopy it.\n")
+    result = md.citesearch_chunks
+    assert result.heading_title == "Install"
+    chunks = result.finish("guide/install", "en", "Installing")
+    assert [(c.doc_id, c.lang, c.anchor) for c in chunks] == [
+        ("guide/install", "en", "install--1"), ("guide/install", "en", "with-pip--1"), ("guide/install", "en", "offline--1")]
+    # The page's own H1 is the title, not a section of the path.
+    assert [c.heading_path for c in chunks] == [
+        ("Installing",), ("Installing", "With pip"), ("Installing", "With pip", "Offline")]
+    assert chunks[2].heading_text == "With pip › Offline"
+
+
+def test_pages_with_several_h1s_have_no_heading_title_and_keep_them_in_the_path():
+    md = markdown.Markdown(extensions=["toc", ChunkExtension()])
+    md.convert("# Summary\n\nShort.\n\n# Motivation\n\nWhy.\n")
+    result = md.citesearch_chunks
+    assert result.heading_title is None
+    assert [c.heading_path for c in result.finish("rfc", "en", "RFC 1")] == [("RFC 1", "Summary"), ("RFC 1", "Motivation")]
+
+
+def test_one_extension_instance_reports_every_page_of_a_host_that_drops_its_markdown():
+    # MkDocs builds a new Markdown per page from the same extension instances.
+    extension = ChunkExtension()
+    seen = []
+    for source in ["## A\n\nFirst page.\n", "", "## B\n\nThird page.\n"]:
+        markdown.Markdown(extensions=["toc", extension]).convert(source)
+        seen.append(extension.result)
+    assert [c.anchor for c in seen[0].chunks] == ["a--1"]
+    assert seen[1] == EMPTY  # a blank page does not inherit the page before it
+    assert [c.text for c in seen[2].chunks] == ["Third page."]
+
+
+class _CollectIds(Treeprocessor):
+    def run(self, root):
+        self.ids = {el.get("id") for el in root.iter() if el.get("id")}
+
+
+def test_passage_ids_exist_for_a_host_processor_registered_at_toc_priority():
+    # MkDocs collects a page's anchors (for its link validation) at priority 5, after toc.
+    md = markdown.Markdown(extensions=["toc", ChunkExtension()])
+    collect = _CollectIds(md)
+    md.treeprocessors.register(collect, "host_anchors", 5)
+    md.convert("## Setup\n\nText.\n")
+    assert {"setup", "setup--1"} <= collect.ids

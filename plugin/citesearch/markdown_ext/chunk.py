@@ -1,7 +1,9 @@
 """Chunk: group the blocks of each section into citable passages with stable anchors.
 
-Runs as a Python-Markdown extension (a treeprocessor after ``toc``), so any
-Python-Markdown based generator can produce the same chunks.  The anchor of a
+Runs as a Python-Markdown extension (a treeprocessor right after ``toc``), so any
+Python-Markdown based generator (citesearch itself, the MkDocs plugin) produces
+the same finished chunks: ``ChunkResult.finish`` needs only a page's id,
+language and title, not a citesearch ``Document``.  The anchor of a
 chunk is ``<section id>--<n>``: the id of the heading that opens its section
 and the chunk's position inside that section.  Edits to one section therefore
 never move the anchors of another, and appending to a section only adds anchors.
@@ -18,7 +20,8 @@ from markdown import Markdown
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 
-from ..model import Heading
+from ..engine.contract import HEADING_SEPARATOR
+from ..model import Chunk, Heading
 from .text import element_text, stash_index
 
 CHUNKER_VERSION = "2"  # 2: blocks and list items end at line breaks
@@ -51,6 +54,45 @@ class ChunkResult:
     chunks: tuple[RawChunk, ...]
     ids: frozenset[str]
 
+    @property
+    def title_heading(self) -> int | None:
+        return page_heading(self.headings)
+
+    @property
+    def heading_title(self) -> str | None:
+        """The page's own H1 text, when it has one (see ``page_heading``)."""
+        index = self.title_heading
+        return self.headings[index].text if index is not None else None
+
+    def finish(self, doc_id: str, lang: str, title: str) -> tuple[Chunk, ...]:
+        """The citable chunks of the page: heading paths start at ``title``."""
+        title_heading = self.title_heading
+        finished = []
+        for raw in self.chunks:
+            names = tuple(self.headings[i].text for i in raw.headings if i != title_heading)
+            finished.append(Chunk(
+                doc_id=doc_id,
+                anchor=raw.anchor,
+                heading_path=(title, *names),
+                text=raw.text,
+                lang=lang,
+                heading_text=HEADING_SEPARATOR.join(names),
+            ))
+        return tuple(finished)
+
+
+EMPTY = ChunkResult((), (), frozenset())
+
+
+def page_heading(headings: Sequence[Heading]) -> int | None:
+    """Index of the heading that is the page's own title: a first heading that is the only H1.
+
+    Documents with several H1s (RFC style: "# Summary", "# Motivation") use them
+    as sections; their title comes from front matter or the file name instead.
+    """
+    h1s = [i for i, h in enumerate(headings) if h.level == 1]
+    return h1s[0] if h1s == [0] else None
+
 
 def anchor_for(section: str, position: int) -> str:
     return f"{section}--{position}"
@@ -77,9 +119,9 @@ def group_blocks(blocks: Sequence[Block], budget: int) -> list[list[int]]:
 
 
 class ChunkTreeprocessor(Treeprocessor):
-    def __init__(self, md: Markdown, budget: int):
+    def __init__(self, md: Markdown, extension: "ChunkExtension"):
         super().__init__(md)
-        self.budget = budget
+        self.extension = extension
 
     def run(self, root: etree.Element) -> None:
         stash = self.md.htmlStash.rawHtmlBlocks
@@ -105,7 +147,7 @@ class ChunkTreeprocessor(Treeprocessor):
         chunks: list[RawChunk] = []
         marks: dict[int, tuple[str, bool]] = {}  # id(element) -> (anchor, first block?)
         per_section: dict[str, int] = {}
-        for group in group_blocks(blocks, self.budget):
+        for group in group_blocks(blocks, self.extension.budget):
             first = blocks[group[0]]
             position = per_section.get(first.section, 0) + 1
             per_section[first.section] = position
@@ -117,7 +159,7 @@ class ChunkTreeprocessor(Treeprocessor):
         root[:] = [_marked(child, *marks[id(child)]) if id(child) in marks else child for child in root]
 
         ids = frozenset(el.get("id") for el in root.iter() if el.get("id"))
-        self.md.citesearch_chunks = ChunkResult(tuple(headings), tuple(chunks), ids)
+        self.extension.publish(ChunkResult(tuple(headings), tuple(chunks), ids))
 
 
 def _heading_level(element: etree.Element) -> int:
@@ -143,19 +185,31 @@ def _marked(element: etree.Element, anchor: str, first_block: bool) -> etree.Ele
 
 
 class ChunkExtension(Extension):
-    """Python-Markdown extension: after ``convert()``, ``md.citesearch_chunks`` holds the chunks."""
+    """Python-Markdown extension: after ``convert()``, the page's ``ChunkResult`` is
+    both ``md.citesearch_chunks`` and this extension's ``result``.
+
+    ``result`` serves hosts that make a new ``Markdown`` per page from one
+    extension instance and drop it after converting (MkDocs).
+    """
 
     def __init__(self, budget: int = DEFAULT_BUDGET, **kwargs):
         self.budget = budget
+        self.result = EMPTY
         super().__init__(**kwargs)
 
     def extendMarkdown(self, md: Markdown) -> None:
         self.md = md
         md.registerExtension(self)
-        # After toc (5), which gives headings their ids; before unescape (0).
-        md.treeprocessors.register(ChunkTreeprocessor(md, self.budget), "citesearch_chunk", 4)
+        # Priority 5 like toc, registered after it: runs once toc gave the headings
+        # their ids, and before any later processor at 5 (MkDocs collects the page's
+        # anchors there, so links to passages pass its anchor validation).
+        md.treeprocessors.register(ChunkTreeprocessor(md, self), "citesearch_chunk", 5)
         self.reset()
+
+    def publish(self, result: ChunkResult) -> None:
+        self.result = result
+        self.md.citesearch_chunks = result
 
     def reset(self) -> None:
         # Markdown skips the treeprocessors for blank input: start every document empty.
-        self.md.citesearch_chunks = ChunkResult((), (), frozenset())
+        self.publish(EMPTY)

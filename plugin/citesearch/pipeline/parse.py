@@ -9,17 +9,16 @@ import os
 import signal
 import threading
 from concurrent.futures import ProcessPoolExecutor
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Sequence
 
 import markdown
 from markdown.extensions.toc import slugify_unicode
 
 from ..markdown_ext.chunk import ChunkExtension, ChunkResult
 from ..config import Config
-from ..engine.contract import HEADING_SEPARATOR
 from ..errors import Problem
 from ..markdown_ext.links import LinkExtension
-from ..model import Chunk, Document, Heading, ParsedDocument
+from ..model import Document, ParsedDocument
 
 
 # Called as progress(stage, done, total) while documents are parsed.
@@ -67,20 +66,13 @@ class Parser:
         except RecursionError:
             raise DocumentTooComplex(Problem(doc.rel_path, doc.body_line, "document is nested too deeply to render")) from None
         result: ChunkResult = self.md.citesearch_chunks
-        headings = result.headings
-        title_heading = page_heading(headings)
-        title = doc.title or (headings[title_heading].text if title_heading is not None else None)
-        title = title or fallback_title(doc)
-        chunks = tuple(
-            _chunk(doc, title, headings, raw.headings, title_heading, raw.anchor, raw.text)
-            for raw in result.chunks
-        )
+        title = doc.title or result.heading_title or fallback_title(doc)
         return ParsedDocument(
             doc=doc,
             title=title,
             html=html,
-            headings=headings,
-            chunks=chunks,
+            headings=result.headings,
+            chunks=result.finish(doc.id, doc.lang, title),
             links=self.md.citesearch_links,
             ids=result.ids,
         )
@@ -137,28 +129,6 @@ def _die_with(parent: int) -> None:
 def _parse_in_worker(doc: Document) -> ParsedDocument:
     assert _worker_parser is not None
     return _worker_parser.parse(doc)
-
-
-def _chunk(doc: Document, title: str, headings, path: Iterable[int], title_heading, anchor: str, text: str) -> Chunk:
-    names = tuple(headings[i].text for i in path if i != title_heading)
-    return Chunk(
-        doc_id=doc.id,
-        anchor=anchor,
-        heading_path=(title, *names),
-        text=text,
-        lang=doc.lang,
-        heading_text=HEADING_SEPARATOR.join(names),
-    )
-
-
-def page_heading(headings: tuple[Heading, ...]) -> int | None:
-    """Index of the heading that is the page's own title: a first heading that is the only H1.
-
-    Documents with several H1s (RFC style: "# Summary", "# Motivation") use them
-    as sections; their title comes from front matter or the file name instead.
-    """
-    h1s = [i for i, h in enumerate(headings) if h.level == 1]
-    return h1s[0] if h1s == [0] else None
 
 
 def fallback_title(doc: Document) -> str:
