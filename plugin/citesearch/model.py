@@ -58,6 +58,10 @@ class Chunk:
     text: str  # whitespace-normalised plain text
     lang: str
     heading_text: str = ""  # the headings of the path below the title, for the index
+    # Analysed terms of the index fields (title, heading, body), computed in the parse
+    # workers so both cores share the analysis; None when not computed (e.g. cached).
+    # Derived from the fields above, so left out of equality.
+    terms: tuple[tuple[str, ...], ...] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
