@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import dataclasses
 import multiprocessing
 import os
 import signal
@@ -18,7 +19,20 @@ from ..markdown_ext.chunk import ChunkExtension, ChunkResult
 from ..config import Config
 from ..errors import Problem
 from ..markdown_ext.links import LinkExtension
-from ..model import Document, ParsedDocument
+from ..model import Chunk, Document, ParsedDocument
+from .lunr_index import chunk_terms
+
+from ..markdown_ext import chunk as chunk_extension
+
+# What a parse result depends on besides its Document; the build cache keys on
+# it, so editing anything else (the theme, the analyzer) re-parses nothing.
+CACHE_MODULES = (__name__, "citesearch.markdown_ext.chunk", "citesearch.markdown_ext.links",
+                 "citesearch.markdown_ext.text", "citesearch.model", "citesearch.engine.contract")
+
+
+def cache_inputs(config: Config) -> dict:
+    return {"markdown": markdown.__version__, "chunker": chunk_extension.CHUNKER_VERSION,
+            "chunk_budget": config.chunk_budget}
 
 
 # Called as progress(stage, done, total) while documents are parsed.
@@ -72,7 +86,7 @@ class Parser:
             title=title,
             html=html,
             headings=result.headings,
-            chunks=result.finish(doc.id, doc.lang, title),
+            chunks=_with_terms(result.finish(doc.id, doc.lang, title)),
             links=self.md.citesearch_links,
             ids=result.ids,
         )
@@ -129,6 +143,11 @@ def _die_with(parent: int) -> None:
 def _parse_in_worker(doc: Document) -> ParsedDocument:
     assert _worker_parser is not None
     return _worker_parser.parse(doc)
+
+
+def _with_terms(chunks: Sequence[Chunk]) -> tuple[Chunk, ...]:
+    """Chunks carrying their analysed terms: analysis runs here, in the parse workers."""
+    return tuple(dataclasses.replace(c, terms=chunk_terms(c)) for c in chunks)
 
 
 def fallback_title(doc: Document) -> str:

@@ -9,6 +9,8 @@ from typing import Sequence
 from xml.sax.saxutils import escape
 
 import jinja2
+from markupsafe import Markup
+from markupsafe import escape as escape_html
 
 from ..config import Config
 from ..markdown_ext.links import relative_url
@@ -60,6 +62,8 @@ class Renderer:
         # ES modules import each other by plain relative URLs; the page's import map
         # stamps every one with the version, so a redeploy never mixes old and new modules.
         self.modules = sorted(n for n in static if n.endswith(".js") and "/" not in n)
+        self._nav_source: Sequence[NavItem] | None = None
+        self._nav_cache: dict[tuple[str, str], str] = {}
 
     def _common(self, url: str, lang: str) -> dict:
         return {
@@ -76,27 +80,24 @@ class Renderer:
     def page(self, page: ParsedDocument, nav: Sequence[NavItem]) -> bytes:
         doc = page.doc
         toc = [h for h in page.headings if h.level in (2, 3) and h.id]
-        root = root_prefix(doc.url)  # nav links as root + url: posixpath.relpath per item is slow
         context = self._common(doc.url, doc.lang) | {
             "title": page.title,
             "description": doc.description,
             "content": page.html,
             "toc": toc,
             "editor_only": doc.is_editor_only,
-            "nav": [
-                {"title": item.title, "href": root + item.url, "current": item.url == doc.url}
-                for item in nav
-                if item.lang == doc.lang
-            ],
+            "nav_html": self._nav_html(nav, doc.lang, root_prefix(doc.url), current=doc.url),
         }
         return self._render("page.html", context)
 
     def home(self, nav: Sequence[NavItem]) -> bytes:
         """The front page when no document has the id ``index``."""
+        items = [{"title": i.title, "href": i.url} for i in nav]
         context = self._common("index.html", self.config.lang) | {
             "title": self.config.title,
             "description": "",
-            "nav": [{"title": i.title, "href": i.url, "current": False} for i in nav],
+            "nav": items,
+            "nav_html": self._nav_items(items),
             "toc": [],
             "editor_only": False,
         }
@@ -106,7 +107,7 @@ class Renderer:
         context = self._common("404.html", self.config.lang) | {
             "title": "Page not found",
             "description": "",
-            "nav": [],
+            "nav_html": Markup(""),
             "toc": [],
             "editor_only": False,
         }
@@ -119,6 +120,26 @@ class Renderer:
             "title": title,
         }
         return self._render("redirect.html", context)
+
+    def _nav_html(self, nav: Sequence[NavItem], lang: str, root: str, *, current: str) -> Markup:
+        """The nav items of one language, links relative to ``root``, ``current`` marked.
+
+        Rendered once per language and folder depth and reused for every page
+        (re-rendering every item into every page was most of the render time);
+        the current page's link is marked by replacing its exact ``<a href="...">``.
+        """
+        if self._nav_source is not nav:  # another nav: forget the items rendered for the last one
+            self._nav_source, self._nav_cache = nav, {}
+        items = self._nav_cache.get((lang, root))
+        if items is None:
+            # Links as root + url: posixpath.relpath per item is slow.
+            items = self._nav_items([{"title": i.title, "href": root + i.url} for i in nav if i.lang == lang])
+            self._nav_cache[(lang, root)] = items
+        link = f'<a href="{escape_html(root + current)}">'
+        return Markup(items.replace(link, f'{link[:-1]} aria-current="page">'))
+
+    def _nav_items(self, items: list[dict]) -> str:
+        return str(self.env.get_template("nav.html").module.nav_items(items))
 
     def _render(self, template: str, context: dict) -> bytes:
         return self.env.get_template(template).render(context).encode("utf-8")
