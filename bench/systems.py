@@ -98,7 +98,7 @@ def prepare(corpus: Corpus, files: list[Path], work: Path, venv_bin: Path | None
         encoding="utf-8",
     )
     site = base / "citesearch-site"
-    caches = [src / ".citesearch-cache", base / ".citesearch-cache"]
+    caches = [base / "citesearch-site.cache"]
     build = [sys.executable, "-m", "citesearch", "build", str(src), "--out", str(site)]
     citesearch = dict(
         site=site,

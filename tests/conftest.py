@@ -23,6 +23,15 @@ def corpus(name: str) -> Path:
     return path
 
 
+@pytest.fixture(scope="session", autouse=True)
+def private_user_cache(tmp_path_factory):
+    """``serve`` keeps its build cache in the user's cache folder: the tests get their own."""
+    patch = pytest.MonkeyPatch()
+    patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("user-cache")))
+    yield
+    patch.undo()
+
+
 @pytest.fixture
 def basic_copy(tmp_path: Path) -> Path:
     """A private copy of the basic fixture site, free to edit."""

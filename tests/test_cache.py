@@ -1,9 +1,12 @@
-"""The build cache: only what changed is parsed again, and a stale or damaged cache is never trusted."""
+"""The build cache: only what changed is parsed again, a stale or damaged cache is never trusted,
+the cache lives outside the content, and nothing the cache does can fail a build."""
 
 from __future__ import annotations
 
+import errno
 import filecmp
 import json
+import pathlib
 import shutil
 import sqlite3
 import subprocess
@@ -11,9 +14,18 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from citesearch import build, cache
+from citesearch import build, load_config
+from citesearch.cache import LEGACY_DIR, codec, for_output, keys, search_cache, store
+from citesearch.engine import analyzer
+from citesearch.markdown_ext import chunk
+from citesearch.model import Document
+from citesearch.pipeline import index
+from citesearch.pipeline.parse import Parser
 from citesearch.pipeline.render import theme_dir
+from citesearch.serve import Preview
 
 from conftest import BASIC_SITE
 
@@ -22,15 +34,19 @@ DOCUMENTS = 5  # index, guide/install, guide/usage, ru/index, zh/index (the draf
 
 @pytest.fixture
 def content(tmp_path: Path) -> Path:
-    """The basic fixture site without any cache a previous run left beside it."""
+    """The basic fixture site without any cache an older version left inside it."""
     target = tmp_path / "content"
-    shutil.copytree(BASIC_SITE, target, ignore=shutil.ignore_patterns(cache.CACHE_DIR))
+    shutil.copytree(BASIC_SITE, target, ignore=shutil.ignore_patterns(LEGACY_DIR))
     return target
 
 
-def cached_rows(content: Path) -> dict[str, list[str]]:
+def database(site: Path) -> Path:
+    return for_output(site) / store.DATABASE
+
+
+def cached_rows(db_path: Path) -> dict[str, list[str]]:
     """doc id -> its chunk ids, straight from the cache database."""
-    with sqlite3.connect(cache.cache_path(content)) as db:
+    with sqlite3.connect(db_path) as db:
         docs = {doc_id: [] for (doc_id,) in db.execute("SELECT id FROM documents")}
         for doc_id, chunk_id in db.execute("SELECT doc_id, chunk_id FROM chunks ORDER BY doc_id, position"):
             docs[doc_id].append(chunk_id)
@@ -50,12 +66,27 @@ def same_tree(a: Path, b: Path) -> bool:
     return not mismatch and not errors and all(same_tree(a / d, b / d) for d in compared.common_dirs)
 
 
+def snapshot(folder: Path) -> dict[str, bytes | None]:
+    """Every path under ``folder`` with its bytes (None for a folder)."""
+    return {
+        p.relative_to(folder).as_posix(): (None if p.is_dir() else p.read_bytes())
+        for p in sorted(folder.rglob("*"))
+    }
+
+
+def cache_warnings(result) -> list[str]:
+    return [str(w) for w in result.warnings if "cache" in w.message]
+
+
+# --- reuse and invalidation ----------------------------------------------------
+
+
 def test_first_build_parses_everything_and_a_second_build_nothing(content, tmp_path):
     first = build(content, tmp_path / "site")
     assert (first.changes.added, first.changes.parsed) == (DOCUMENTS, DOCUMENTS)
     second = build(content, tmp_path / "site")
     assert (second.changes.unchanged, second.changes.parsed) == (DOCUMENTS, 0)
-    assert set(cached_rows(content)) == {"index", "guide/install", "guide/usage", "ru/index", "zh/index"}
+    assert set(cached_rows(database(tmp_path / "site"))) == {"index", "guide/install", "guide/usage", "ru/index", "zh/index"}
 
 
 def test_a_site_built_from_the_cache_is_byte_identical_to_a_fresh_build(content, tmp_path):
@@ -79,65 +110,80 @@ def test_editing_one_document_reparses_only_that_document(content, tmp_path):
 
 
 def test_deleting_a_document_removes_its_page_chunks_and_index_entries(content, tmp_path):
-    build(content, tmp_path / "site")
-    assert cached_rows(content)["guide/usage"], "the fixture document has chunks"
-    assert "guide/usage" in search_text(tmp_path / "site")
+    site = tmp_path / "site"
+    build(content, site)
+    assert cached_rows(database(site))["guide/usage"], "the fixture document has chunks"
+    assert "guide/usage" in search_text(site)
     (content / "guide" / "usage.md").unlink()
-    result = build(content, tmp_path / "site")
+    result = build(content, site)
     # guide/install links to the deleted page: its link is no longer rewritten, so it is parsed again.
     assert (result.changes.removed, result.changes.parsed) == (1, 1)
-    assert not (tmp_path / "site" / "guide" / "usage.html").exists()
-    assert "guide/usage" not in search_text(tmp_path / "site")
-    assert "guide/usage" not in cached_rows(content)
-    with sqlite3.connect(cache.cache_path(content)) as db:
+    assert not (site / "guide" / "usage.html").exists()
+    assert "guide/usage" not in search_text(site)
+    assert "guide/usage" not in cached_rows(database(site))
+    with sqlite3.connect(database(site)) as db:
         assert db.execute("SELECT count(*) FROM chunks WHERE doc_id = ?", ("guide/usage",)).fetchone()[0] == 0
     db.close()
 
 
 def test_an_editor_only_document_keeps_its_cache_row_through_a_public_build(content, tmp_path):
-    build(content, tmp_path / "editor", role="editor")
-    assert "drafts/secret" in cached_rows(content)
-    public = build(content, tmp_path / "public")
+    shared = tmp_path / "shared.cache"
+    build(content, tmp_path / "editor", role="editor", cache_dir=shared)
+    assert "drafts/secret" in cached_rows(shared / store.DATABASE)
+    public = build(content, tmp_path / "public", cache_dir=shared)
     assert public.changes.removed == 0
-    assert "drafts/secret" in cached_rows(content)
-    again = build(content, tmp_path / "editor", role="editor")
+    assert "drafts/secret" in cached_rows(shared / store.DATABASE)
+    again = build(content, tmp_path / "editor", role="editor", cache_dir=shared)
     assert again.changes.parsed == 0
 
 
 def test_a_document_whose_link_target_moved_is_parsed_again(content, tmp_path):
-    build(content, tmp_path / "site")
-    install_html = (tmp_path / "site" / "guide" / "install.html").read_text(encoding="utf-8")
-    assert 'href="usage.html"' in install_html
+    site = tmp_path / "site"
+    build(content, site)
+    assert 'href="usage.html"' in (site / "guide" / "install.html").read_text(encoding="utf-8")
     usage = content / "guide" / "usage.md"
     text = usage.read_text(encoding="utf-8")
     front = "---\nid: guide/how-to-use\n" + (text[4:] if text.startswith("---\n") else "---\n" + text)
     usage.write_text(front, encoding="utf-8")
-    result = build(content, tmp_path / "site")
+    result = build(content, site)
     # usage.md changed; install.md did not, but its link to usage.md now has another URL.
     assert result.changes.parsed >= 2
-    install_html = (tmp_path / "site" / "guide" / "install.html").read_text(encoding="utf-8")
-    assert 'href="how-to-use.html"' in install_html
-    assert "guide/usage" not in cached_rows(content)
+    assert 'href="how-to-use.html"' in (site / "guide" / "install.html").read_text(encoding="utf-8")
+    assert "guide/usage" not in cached_rows(database(site))
 
 
-@pytest.mark.parametrize("module, name", [("chunk", "CHUNKER_VERSION"), ("analyzer", "VERSION")])
-def test_a_new_chunker_or_analyzer_version_invalidates_every_document(content, tmp_path, monkeypatch, module, name):
+def test_a_new_chunker_version_invalidates_every_document(content, tmp_path, monkeypatch):
     build(content, tmp_path / "site")
-    target = getattr(cache, module)
-    monkeypatch.setattr(target, name, getattr(target, name) + "-next")
-    result = build(content, tmp_path / "site")
-    assert result.changes.parsed == DOCUMENTS
+    monkeypatch.setattr(chunk, "CHUNKER_VERSION", chunk.CHUNKER_VERSION + "-next")
+    assert build(content, tmp_path / "site").changes.parsed == DOCUMENTS
     assert build(content, tmp_path / "site").changes.parsed == 0
 
 
-def test_a_theme_change_invalidates_every_document(content, tmp_path):
+def test_a_new_analyzer_version_rebuilds_the_index_but_parses_nothing(content, tmp_path, monkeypatch):
+    build(content, tmp_path / "site")
+    calls = []
+    real = index.build_search_files
+    monkeypatch.setattr(index, "build_search_files", lambda *args: calls.append(1) or real(*args))
+    monkeypatch.setattr(analyzer, "VERSION", analyzer.VERSION + "-next")
+    result = build(content, tmp_path / "site")
+    assert (result.changes.parsed, len(calls)) == (0, 1)
+    manifest = json.loads((tmp_path / "site" / "search" / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["analyzer"]["version"] == analyzer.VERSION
+
+
+def test_a_theme_or_css_edit_reparses_no_document(content, tmp_path):
     theme = tmp_path / "theme"
     shutil.copytree(theme_dir(), theme)
-    build(content, tmp_path / "site", theme=theme)
-    assert build(content, tmp_path / "site", theme=theme).changes.parsed == 0
+    site = tmp_path / "site"
+    build(content, site, theme=theme)
     css = theme / "static" / "site.css"
     css.write_text(css.read_text(encoding="utf-8") + "\n/* a new rule */\n", encoding="utf-8")
-    assert build(content, tmp_path / "site", theme=theme).changes.parsed == DOCUMENTS
+    template = theme / "templates" / "base.html"
+    template.write_text(template.read_text(encoding="utf-8") + "<!-- a new comment -->\n", encoding="utf-8")
+    result = build(content, site, theme=theme)
+    assert (result.changes.unchanged, result.changes.parsed) == (DOCUMENTS, 0)
+    assert "a new rule" in (site / "assets" / "site.css").read_text(encoding="utf-8")
+    assert "a new comment" in (site / "guide" / "usage.html").read_text(encoding="utf-8")
 
 
 def test_a_config_change_the_parser_reads_invalidates_every_document(content, tmp_path):
@@ -145,6 +191,122 @@ def test_a_config_change_the_parser_reads_invalidates_every_document(content, tm
     config = content / "citesearch.yml"
     config.write_text(config.read_text(encoding="utf-8").replace("chunk_budget: 300", "chunk_budget: 900"), encoding="utf-8")
     assert build(content, tmp_path / "site").changes.parsed == DOCUMENTS
+
+
+def test_the_search_index_is_rebuilt_only_when_a_chunk_changed(content, tmp_path, monkeypatch):
+    calls = []
+    real = index.build_search_files
+    monkeypatch.setattr(index, "build_search_files", lambda *args: calls.append(1) or real(*args))
+    site = tmp_path / "site"
+    build(content, site)
+    first = search_text(site)
+    build(content, site)
+    assert len(calls) == 1  # nothing changed: the index of the last build was reused
+    assert search_text(site) == first
+    usage = content / "guide" / "usage.md"
+    usage.write_text(usage.read_text(encoding="utf-8") + "\nA new quokkasentence.\n", encoding="utf-8")
+    build(content, site)
+    assert len(calls) == 2
+    assert "quokkasentence" in search_text(site)
+
+
+# --- the stored format ---------------------------------------------------------
+
+
+def test_the_cache_stores_json_payloads_keyed_by_document_and_chunk(content, tmp_path):
+    build(content, tmp_path / "site")
+    with sqlite3.connect(database(tmp_path / "site")) as db:
+        metadata = json.loads(db.execute("SELECT metadata FROM documents WHERE id = ?", ("guide/install",)).fetchone()[0])
+        chunk_id, payload = db.execute(
+            "SELECT chunk_id, payload FROM chunks WHERE doc_id = ? ORDER BY position", ("guide/install",)
+        ).fetchone()
+    db.close()
+    assert metadata["title"] == "Installing the widget"
+    assert metadata["link_urls"] == {"guide/usage.md": "guide/usage.html"}
+    assert chunk_id.startswith("guide/install#")
+    assert "Installation takes one command" in json.loads(payload)["text"]
+
+
+_PARSER = Parser(load_config(BASIC_SITE), {"other.md": "other.html"})
+_BLOCKS = st.sampled_from(
+    ["# Title", "## Section { #sec }", "### Sub", "Plain words here.", "- a\n- b", "```\ncode <x>\n```",
+     "| a | b |\n|---|---|\n| 1 | 2 |", "!!! note\n    Careful.", "[link](other.md#x)", "Ünïcödé 中文 текст.", ""]
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_BLOCKS, max_size=8), st.sampled_from(["en", "ru", "zh"]))
+def test_a_parse_result_survives_the_round_trip_through_the_cache(blocks, lang):
+    doc = Document("page", Path("/x/page.md"), "page.md", "\n\n".join(blocks), 1, lang, "public", None)
+    page = _PARSER.parse(doc)
+    row = codec.encode(page, keys.document_hash(doc), _PARSER.links.urls)
+    stored = json.loads(json.dumps([row.metadata, row.chunks]))  # what the store writes and reads back
+    again = codec.decode(doc, codec.Row(row.rel_path, row.hash, stored[0], row.html, stored[1]))
+    assert again == page
+
+
+# --- where the cache lives ------------------------------------------------------
+
+
+def test_build_and_serve_leave_the_content_folder_byte_for_byte_unchanged(content, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
+    before = snapshot(content)
+    build(content, tmp_path / "site")
+    build(content, tmp_path / "site-editor", role="editor")
+    preview = Preview(content)
+    assert preview.rebuild() and preview.rebuild()
+    assert snapshot(content) == before
+    assert (tmp_path / "site.cache" / store.DATABASE).is_file()
+    assert [p.name for p in (tmp_path / "user-cache" / "citesearch").iterdir()][0].startswith("content-")
+
+
+def test_the_cache_sits_beside_the_output_by_default(content, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    run = subprocess.run([sys.executable, "-m", "citesearch", "build", "content"], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert sorted(p.name for p in (tmp_path / "site.cache").iterdir()) == ["build.lock", "build.sqlite", "search.json"]
+    assert not (content / LEGACY_DIR).exists()
+
+
+def test_the_cache_dir_option_moves_the_cache(content, tmp_path):
+    command = [sys.executable, "-m", "citesearch", "build", str(content), "--out", str(tmp_path / "site"),
+               "--cache-dir", str(tmp_path / "elsewhere")]
+    first = subprocess.run(command, capture_output=True, text=True)
+    second = subprocess.run(command, capture_output=True, text=True)
+    assert first.returncode == second.returncode == 0, first.stderr
+    assert f"{DOCUMENTS} unchanged; 0 parsed" in second.stderr
+    assert (tmp_path / "elsewhere" / store.DATABASE).is_file()
+    assert not (tmp_path / "site.cache").exists()
+
+
+@pytest.mark.parametrize(
+    "cache_dir, message",
+    [
+        ("content/.cache", "citesearch: error: cache folder content/.cache is inside the content folder content; choose one outside it"),
+        ("content", "citesearch: error: cache folder content is inside the content folder content; choose one outside it"),
+        ("site/cache", "citesearch: error: cache folder site/cache is inside the output folder site; choose one outside it"),
+    ],
+)
+def test_a_cache_dir_inside_the_content_or_output_is_refused(content, tmp_path, monkeypatch, cache_dir, message):
+    monkeypatch.chdir(tmp_path)
+    run = subprocess.run([sys.executable, "-m", "citesearch", "build", "content", "--out", "site", "--cache-dir", cache_dir],
+                         capture_output=True, text=True)
+    assert (run.returncode, run.stderr.strip()) == (2, message)
+    assert not (tmp_path / "site").exists()
+
+
+def test_an_old_cache_inside_the_content_is_left_alone_and_never_published(content, tmp_path):
+    old = content / LEGACY_DIR
+    old.mkdir()
+    (old / "build.sqlite").write_bytes(b"an old cache")
+    (old / "search.json").write_text('{"key": "old"}', encoding="utf-8")
+    result = build(content, tmp_path / "site")
+    assert result.changes.parsed == DOCUMENTS and not cache_warnings(result)
+    assert (old / "build.sqlite").read_bytes() == b"an old cache"
+    assert not [p for p in (tmp_path / "site").rglob("*") if LEGACY_DIR in p.as_posix() or p.name == "build.sqlite"]
+
+
+# --- a damaged cache is replaced; a failing cache never fails the build ----------------
 
 
 @pytest.mark.parametrize(
@@ -158,14 +320,16 @@ def test_a_config_change_the_parser_reads_invalidates_every_document(content, tm
 )
 def test_a_damaged_or_foreign_cache_is_rebuilt_with_a_warning(content, tmp_path, damage):
     good = build(content, tmp_path / "good", no_cache=True)
-    assert not [w for w in good.warnings if "cache" in w.message]
-    damage(cache.cache_path(content))
-    result = build(content, tmp_path / "site")
-    messages = [w.message for w in result.warnings if w.path.startswith(cache.CACHE_DIR)]
+    assert not cache_warnings(good)
+    site = tmp_path / "site"
+    build(content, site)
+    damage(database(site))
+    result = build(content, site)
+    messages = [w.message for w in result.warnings if w.path == str(database(site))]
     assert messages and ("unusable" in messages[0] or "malformed" in messages[0]), result.warnings
     assert result.changes.parsed >= 1
-    assert same_tree(tmp_path / "good", tmp_path / "site")
-    healed = build(content, tmp_path / "site")
+    assert same_tree(tmp_path / "good", site)
+    healed = build(content, site)
     assert (healed.changes.parsed, healed.warnings) == (0, good.warnings)
 
 
@@ -183,26 +347,87 @@ def _bad_payload(path: Path) -> None:
     db.close()
 
 
-def test_a_cache_folder_that_cannot_be_written_only_disables_the_cache(content, tmp_path):
-    (content / cache.CACHE_DIR).write_text("a file where the cache folder would go", encoding="utf-8")
-    result = build(content, tmp_path / "site")
+def test_a_damaged_search_memo_is_rebuilt_with_a_warning(content, tmp_path):
+    site = tmp_path / "site"
+    build(content, site)
+    (for_output(site) / search_cache.MEMO).write_text("{not json", encoding="utf-8")
+    result = build(content, site)
+    assert any("cached search index was unreadable" in w.message for w in result.warnings)
+    build(content, tmp_path / "fresh", no_cache=True)
+    assert search_text(site) == search_text(tmp_path / "fresh")
+
+
+class _FailingConnection(sqlite3.Connection):
+    """A connection whose statements fail the way a full disk, a foreign lock or a bad disk make them fail."""
+
+    fails_on = ""
+    error = ""
+
+    def execute(self, sql, *args):
+        if sql.lstrip().upper().startswith(self.fails_on):
+            raise sqlite3.OperationalError(self.error)
+        return super().execute(sql, *args)
+
+
+def _sqlite_failing(monkeypatch, statement: str, error: str) -> None:
+    failing = type("Failing", (_FailingConnection,), {"fails_on": statement, "error": error})
+    real = sqlite3.connect
+    monkeypatch.setattr(sqlite3, "connect", lambda *args, **kwargs: real(*args, factory=failing, **kwargs))
+
+
+def _memo_disk_full(monkeypatch, site: Path) -> None:
+    real = pathlib.Path.write_text
+
+    def write_text(self, *args, **kwargs):
+        if for_output(site) in self.parents:
+            raise OSError(errno.ENOSPC, "No space left on device", str(self))
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(pathlib.Path, "write_text", write_text)
+
+
+FAULTS = {
+    "database-is-a-folder": (lambda mp, site: database(site).mkdir(parents=True), "not a regular file"),
+    "cache-folder-is-a-file": (lambda mp, site: for_output(site).write_text("x"), "a file is in the way"),
+    "cache-folder-read-only": (lambda mp, site: (for_output(site).mkdir(), for_output(site).chmod(0o555)), "is read-only"),
+    "disk-full-on-save": (lambda mp, site: _sqlite_failing(mp, "INSERT", "database or disk is full"), "database or disk is full"),
+    "database-locked": (lambda mp, site: _sqlite_failing(mp, "PRAGMA", "database is locked"), "database is locked"),
+    "disk-io-error-on-read": (lambda mp, site: _sqlite_failing(mp, "SELECT", "disk I/O error"), "disk I/O error"),
+    "disk-full-on-search-memo": (_memo_disk_full, "No space left on device"),
+}
+
+
+@pytest.mark.parametrize("fault", sorted(FAULTS))
+def test_a_cache_that_cannot_be_used_never_fails_the_build(content, tmp_path, monkeypatch, fault):
+    build(content, tmp_path / "fresh", no_cache=True, cache_dir=tmp_path / "unused.cache")
+    site = tmp_path / "site"
+    inject, reason = FAULTS[fault]
+    inject(monkeypatch, site)
+    try:
+        result = build(content, site)
+    finally:
+        if for_output(site).is_dir():
+            for_output(site).chmod(0o755)
+    warnings = cache_warnings(result)
+    assert len(warnings) == 1 and "build cache disabled" in warnings[0] and reason in warnings[0], warnings
+    assert warnings[0].startswith(f"{database(site)}:1: ")
     assert result.changes.parsed == DOCUMENTS
-    assert any("build cache disabled" in w.message for w in result.warnings)
-    assert (tmp_path / "site" / "guide" / "usage.html").is_file()
+    assert same_tree(site, tmp_path / "fresh")
 
 
-def test_the_cache_stores_json_payloads_keyed_by_document_and_chunk(content, tmp_path):
-    build(content, tmp_path / "site")
-    with sqlite3.connect(cache.cache_path(content)) as db:
-        metadata = json.loads(db.execute("SELECT metadata FROM documents WHERE id = ?", ("guide/install",)).fetchone()[0])
-        chunk_id, payload = db.execute(
-            "SELECT chunk_id, payload FROM chunks WHERE doc_id = ? ORDER BY position", ("guide/install",)
-        ).fetchone()
-    db.close()
-    assert metadata["title"] == "Installing the widget"
-    assert metadata["link_urls"] == {"guide/usage.md": "guide/usage.html"}
-    assert chunk_id.startswith("guide/install#")
-    assert "Installation takes one command" in json.loads(payload)["text"]
+def test_a_cache_failure_is_one_warning_line_on_the_command_line(content, tmp_path):
+    for_output(tmp_path / "site").write_text("not a folder", encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "citesearch", "build", str(content), "--out", str(tmp_path / "site")],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert "Traceback" not in run.stderr
+    assert [line for line in run.stderr.splitlines() if line.endswith("(warning)")] == [
+        f"{database(tmp_path / 'site')}:1: build cache disabled: cannot use {for_output(tmp_path / 'site')}: "
+        "a file is in the way of the cache folder; built without it (warning)"
+    ]
+
+
+# --- concurrency -----------------------------------------------------------------
 
 
 def test_two_builds_at_once_leave_a_valid_cache_and_site(content, tmp_path):
@@ -217,39 +442,3 @@ def test_two_builds_at_once_leave_a_valid_cache_and_site(content, tmp_path):
     assert build(content, site).changes.parsed == 0
     build(content, tmp_path / "fresh", no_cache=True)
     assert same_tree(site, tmp_path / "fresh")
-
-
-def test_a_read_only_content_folder_gets_no_cache(content, tmp_path):
-    content.chmod(0o555)  # mode bits, not os.access: root may write anywhere, a read-only corpus stays untouched
-    try:
-        result = build(content, tmp_path / "site")
-    finally:
-        content.chmod(0o755)
-    assert not (content / cache.CACHE_DIR).exists()
-    assert any("is read-only" in w.message for w in result.warnings)
-    assert result.changes.parsed == DOCUMENTS and (tmp_path / "site" / "index.html").is_file()
-
-
-def test_the_search_index_is_rebuilt_only_when_a_chunk_changed(content, tmp_path, monkeypatch):
-    calls = []
-    real = cache.build_search_files
-    monkeypatch.setattr(cache, "build_search_files", lambda *args: calls.append(1) or real(*args))
-    build(content, tmp_path / "site")
-    first = search_text(tmp_path / "site")
-    build(content, tmp_path / "site")
-    assert len(calls) == 1  # nothing changed: the index of the last build was reused
-    assert search_text(tmp_path / "site") == first
-    usage = content / "guide" / "usage.md"
-    usage.write_text(usage.read_text(encoding="utf-8") + "\nA new quokkasentence.\n", encoding="utf-8")
-    build(content, tmp_path / "site")
-    assert len(calls) == 2
-    assert "quokkasentence" in search_text(tmp_path / "site")
-
-
-def test_a_damaged_search_memo_is_rebuilt_with_a_warning(content, tmp_path):
-    build(content, tmp_path / "site")
-    (cache.cache_path(content).parent / cache.SEARCH_FILE).write_text("{not json", encoding="utf-8")
-    result = build(content, tmp_path / "site")
-    assert any("cached search index was unreadable" in w.message for w in result.warnings)
-    build(content, tmp_path / "fresh", no_cache=True)
-    assert search_text(tmp_path / "site") == search_text(tmp_path / "fresh")

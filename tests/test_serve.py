@@ -28,7 +28,7 @@ OVERLAY = "#citesearch-build-error"
 @pytest.fixture
 def content(tmp_path: Path) -> Path:
     target = tmp_path / "content"
-    shutil.copytree(BASIC_SITE, target, ignore=shutil.ignore_patterns(cache.CACHE_DIR))
+    shutil.copytree(BASIC_SITE, target, ignore=shutil.ignore_patterns(cache.LEGACY_DIR))
     return target
 
 
@@ -279,8 +279,8 @@ CORPORA = {"fastapi-docs/en": "index", "rust-rfcs": "0001-private-fields"}
 def test_a_save_reloads_a_page_of_a_real_corpus(page, tmp_path, capsys, name):  # noqa: F811
     from conftest import corpus
 
-    content = tmp_path / "content"  # the cache lives beside the content; the corpora are read-only
-    shutil.copytree(corpus(name), content, ignore=shutil.ignore_patterns(cache.CACHE_DIR))
+    content = tmp_path / "content"  # the test edits a document; the corpora are read-only
+    shutil.copytree(corpus(name), content, ignore=shutil.ignore_patterns(cache.LEGACY_DIR))
     for folder in [content, *content.rglob("*")]:
         if folder.is_dir():
             folder.chmod(0o755)

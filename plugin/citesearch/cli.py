@@ -31,12 +31,16 @@ def make_parser() -> argparse.ArgumentParser:
     build.add_argument("--role", choices=("public", "editor"), default="public")
     build.add_argument("--strict", action="store_true", help="treat every warning as an error")
     build.add_argument("--no-cache", action="store_true", help="ignore the build cache and rebuild everything")
+    build.add_argument("--cache-dir", type=Path, help="build cache folder (default: OUT.cache beside the output)")
 
     serve = commands.add_parser("serve", help="preview locally with live reload")
     serve.add_argument("dir", nargs="?", default=".", type=Path)
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--role", choices=("public", "editor"), default="editor")
+    serve.add_argument(
+        "--cache-dir", type=Path, help="build cache folder (default: one per content folder in ~/.cache/citesearch)"
+    )
 
     search = commands.add_parser("search", help="search a built site like a reader")
     search.add_argument("query")
@@ -75,7 +79,8 @@ def _build(args) -> int:
 
     with terminal_progress(sys.stderr) as progress:
         result = build(
-            args.dir, args.out, role=args.role, strict=args.strict, progress=progress, no_cache=args.no_cache
+            args.dir, args.out, role=args.role, strict=args.strict, progress=progress, no_cache=args.no_cache,
+            cache_dir=args.cache_dir,
         )
     for warning in result.warnings:
         print(f"{warning} (warning)", file=sys.stderr)
@@ -99,7 +104,7 @@ def _serve(args) -> int:
     def log(message: str) -> None:
         print(f"citesearch: {message}", file=sys.stderr, flush=True)
 
-    return serve(args.dir, host=args.host, port=args.port, role=args.role, log=log)
+    return serve(args.dir, host=args.host, port=args.port, role=args.role, log=log, cache_dir=args.cache_dir)
 
 
 def _search(args) -> int:

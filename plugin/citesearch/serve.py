@@ -28,7 +28,7 @@ import jinja2
 import watchfiles
 
 from .pipeline.build import ROLES, Assembled, assemble
-from .cache import CACHE_DIR, BuildCache
+from .cache import LEGACY_DIR, BuildCache, check_location, for_preview
 from .config import load_config
 from .errors import CitesearchError, UsageError
 from .model import EDITOR
@@ -59,7 +59,10 @@ class State:
 class Preview:
     """The content folder, its last good site in memory, and the pages waiting for news."""
 
-    def __init__(self, content_dir: Path, role: str = EDITOR, *, theme: Path | None = None, log: Log | None = None):
+    def __init__(
+        self, content_dir: Path, role: str = EDITOR, *, theme: Path | None = None, log: Log | None = None,
+        cache_dir: Path | None = None,
+    ):
         if not content_dir.is_dir():
             raise UsageError(f"content folder not found: {content_dir}")
         if role not in ROLES:
@@ -67,6 +70,8 @@ class Preview:
         self.content_dir = content_dir
         self.role = role
         self.theme = theme or theme_dir()
+        self.cache_dir = cache_dir or for_preview(content_dir)  # serve has no output folder to sit beside
+        check_location(self.cache_dir, content_dir)
         self.log = log or (lambda message: None)
         self.session = secrets.token_hex(4)  # build ids differ across server restarts
         self.state = State(version=0, build="")
@@ -107,7 +112,7 @@ class Preview:
         cache = None
         try:
             config = load_config(self.content_dir)
-            cache = BuildCache(self.content_dir, config, self.theme)
+            cache = BuildCache(self.cache_dir, self.content_dir, config)
             assembled = assemble(
                 self.content_dir, config, self.role, theme=self.theme, extra_head=head,
                 parse=cache.parse, index=cache.search_files,
@@ -144,7 +149,7 @@ class Preview:
         watchfiles groups a burst (changes less than ``step`` ms apart) into one
         batch, and keeps collecting while a rebuild runs.
         """
-        ignore = watchfiles.DefaultFilter(ignore_dirs=(*watchfiles.DefaultFilter.ignore_dirs, CACHE_DIR))
+        ignore = watchfiles.DefaultFilter(ignore_dirs=(*watchfiles.DefaultFilter.ignore_dirs, LEGACY_DIR))
         paths = [self.content_dir] + ([self.theme] if self.theme.is_dir() else [])
         first = True
         for changes in watchfiles.watch(
@@ -288,9 +293,10 @@ def serve(
     role: str = EDITOR,
     log: Log | None = None,
     stop_event: threading.Event | None = None,
+    cache_dir: Path | str | None = None,
 ) -> int:
     """Serve until interrupted; every save rebuilds and reloads the open pages."""
-    preview = Preview(Path(content_dir), role, log=log)
+    preview = Preview(Path(content_dir), role, log=log, cache_dir=Path(cache_dir) if cache_dir else None)
     server = open_server(preview, host, port)  # before building: a busy port fails at once
     thread = threading.Thread(target=server.serve_forever, name="citesearch-serve", daemon=True)
     thread.start()

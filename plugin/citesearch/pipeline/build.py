@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from ..version import __version__
-from ..cache import BuildCache, Changes
+from ..cache import BuildCache, Changes, check_location, for_output
 from .check import check_aliases, check_links, check_nav, output_paths
 from ..config import Config, load_config
 from ..errors import ContentError, Problem, UsageError
@@ -126,11 +126,13 @@ def build(
     progress: Progress | None = None,
     no_cache: bool = False,
     theme: Path | None = None,
+    cache_dir: Path | str | None = None,
 ) -> BuildResult:
     """Build the site; raise ContentError (and write nothing) when the content has errors.
 
-    Parse results of unchanged documents come from the build cache beside the
-    content; ``no_cache`` parses everything again (and refreshes the cache).
+    Parse results of unchanged documents come from the build cache, in
+    ``cache_dir`` (default: beside the output, ``<out>.cache``); ``no_cache``
+    parses everything again (and refreshes the cache).
     """
     started = time.perf_counter()
     content_dir = Path(content_dir)
@@ -141,7 +143,9 @@ def build(
     config = load_config(content_dir)
     theme = theme or theme_dir()
     out = Path(out) if out is not None else Path(DEFAULT_OUT[role])
-    cache = BuildCache(content_dir, config, theme, reuse=not no_cache)
+    cache_dir = Path(cache_dir) if cache_dir is not None else for_output(out)
+    check_location(cache_dir, content_dir, out)
+    cache = BuildCache(cache_dir, content_dir, config, reuse=not no_cache)
     assembled = assemble(
         content_dir, config, role, theme=theme, progress=progress, parse=cache.parse, index=cache.search_files
     )

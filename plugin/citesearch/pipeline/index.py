@@ -7,9 +7,21 @@ import json
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+import lunr
+
 from ..engine import analyzer, contract
 from ..model import Chunk, ParsedDocument
 from .lunr_index import build_lunr_index
+
+# What the search files depend on besides the pages; the build cache reuses the
+# last build's files while none of it (nor any page field) changed.
+CACHE_MODULES = (__name__, "citesearch.pipeline.lunr_index", "citesearch.engine.analyzer",
+                 "citesearch.engine.stemmer_en", "citesearch.engine.contract", "citesearch.model")
+
+
+def cache_inputs(default_lang: str, generator: dict) -> dict:
+    return {"lunr": lunr.__VERSION__, "analyzer": [analyzer.NAME, analyzer.VERSION],
+            "default_lang": default_lang, "generator": generator}
 
 
 @dataclass(frozen=True)

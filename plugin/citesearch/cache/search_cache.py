@@ -1,0 +1,62 @@
+"""The search files of the last build, reused while nothing they depend on changed.
+
+Indexing is most of a rebuild's time; when no chunk changed, the index cannot
+have changed either.  ``search.json`` holds the files and the key they were
+made under: the index stage's declared inputs and every field of every page it reads.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Sequence
+
+from ..pipeline import index
+from .keys import canonical, stage_key
+
+MEMO = "search.json"
+
+
+def search_key(pages: Sequence[index.SearchPage], default_lang: str, generator: dict) -> str:
+    digest = hashlib.sha256(stage_key(index.CACHE_MODULES, index.cache_inputs(default_lang, generator)).encode())
+    for page in pages:
+        digest.update(canonical(_compared_fields(page)))
+    return digest.hexdigest()
+
+
+def load(folder: Path, key: str) -> dict[str, bytes] | None:
+    """The files stored under ``key``; None when there are none.  Raises ValueError when the memo is damaged."""
+    path = folder / MEMO
+    if not path.is_file():
+        return None
+    try:
+        memo = json.loads(path.read_text(encoding="utf-8"))
+        if memo.get("key") != key:
+            return None
+        return {name: text.encode("utf-8") for name, text in memo["files"].items()}
+    except (UnicodeError, AttributeError, KeyError, TypeError) as exc:
+        raise ValueError(str(exc)) from exc
+
+
+def save(folder: Path, key: str, files: dict[str, bytes]) -> None:
+    """Atomically: a concurrent build reads the old memo or the new one, never half of one."""
+    path = folder / MEMO
+    partial = path.with_suffix(f".tmp-{os.getpid()}")
+    memo = {"key": key, "files": {name: data.decode("utf-8") for name, data in files.items()}}
+    try:
+        partial.write_text(json.dumps(memo, ensure_ascii=False), encoding="utf-8")
+        os.replace(partial, path)
+    finally:
+        partial.unlink(missing_ok=True)
+
+
+def _compared_fields(value: object) -> object:
+    """A page's fields as JSON values, leaving out derived ones (``compare=False``, e.g. Chunk.terms)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _compared_fields(getattr(value, f.name)) for f in dataclasses.fields(value) if f.compare}
+    if isinstance(value, (list, tuple)):
+        return [_compared_fields(item) for item in value]
+    return value
