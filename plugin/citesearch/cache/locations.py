@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..errors import UsageError
 
-# Where versions before 0.2 kept the cache: inside the content folder.  Nothing
+# Where earlier versions kept the cache: inside the content folder.  Nothing
 # reads or writes it any more (the loader skips dot folders); it can be deleted.
 LEGACY_DIR = ".citesearch-cache"
 
