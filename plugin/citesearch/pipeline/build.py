@@ -17,7 +17,8 @@ from .load import load_documents
 from ..model import EDITOR, PUBLIC, Document, ParsedDocument
 from .parse import DocumentTooComplex, Parser
 from .render import Renderer, build_nav, sitemap, static_files, theme_dir
-from .write import output_lock, write_site
+from .output_folder import check_output_folder
+from .write import publish
 
 ROLES = (PUBLIC, EDITOR)
 DEFAULT_OUT = {PUBLIC: "site", EDITOR: "site-editor"}
@@ -143,6 +144,7 @@ def build(
     config = load_config(content_dir)
     theme = theme or theme_dir()
     out = Path(out) if out is not None else Path(DEFAULT_OUT[role])
+    check_output_folder(out, content_dir, DEFAULT_OUT[role])
     cache_dir = Path(cache_dir) if cache_dir is not None else for_output(out)
     check_location(cache_dir, content_dir, out)
     cache = BuildCache(cache_dir, content_dir, config, reuse=not no_cache)
@@ -155,8 +157,7 @@ def build(
     warnings = tuple(assembled.warnings) + tuple(cache.warnings)
     if problems:
         raise ContentError(problems, () if strict else warnings)
-    with output_lock(out):
-        write_site(assembled.files, out)
+    publish(assembled.files, out)
     search_bytes = sum(len(d) for p, d in assembled.files.items() if p.startswith("search/") and isinstance(d, bytes))
     return BuildResult(
         out=out,

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 
 from ..config import Config
 from ..errors import Problem
 from ..model import PUBLIC, Document
+from .output_folder import is_citesearch_output
+from .source_files import is_utf8_name, outside_problem, read_regular, shown_name, source_problem
 from .frontmatter import KNOWN_KEYS, split_front_matter, valid_id, validate_front_matter
+from .limits import source_problems
 
 
 
@@ -23,21 +26,62 @@ class Loaded:
     assets: tuple[tuple[str, Path], ...]  # non-Markdown files to copy: (site path, source)
 
 
-def find_sources(content_dir: Path) -> tuple[list[Path], list[Path], list[Path]]:
-    """Every ``*.md``, every other file, and the folder symlinks left out; ``_`` and ``.`` names skipped.
+@dataclass
+class Sources:
+    """What the walk found: documents, assets, folder symlinks left out, and files that must not be read."""
+
+    markdown: list[Path] = field(default_factory=list)
+    other: list[Path] = field(default_factory=list)
+    linked: list[Path] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+
+def find_sources(content_dir: Path) -> Sources:
+    """Every ``*.md`` and every other file; ``_`` and ``.`` names and citesearch's own outputs skipped.
 
     Folder symlinks are not followed, so a symlink loop cannot hang the walk.
+    Symlinks that lead outside the content folder, special files (FIFOs,
+    devices, sockets), unreadable folders and names that are not UTF-8 are
+    problems naming the file, never silently skipped or read.
     """
-    markdown, other, linked = [], [], []
-    for folder, dirs, files in os.walk(content_dir, followlinks=False):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(("_", ".")))
-        linked += [Path(folder) / d for d in dirs if (Path(folder) / d).is_symlink()]
-        for name in sorted(files):
+    found = Sources()
+    root_real = Path(os.path.realpath(content_dir))
+
+    def rel(path: Path | str) -> str:
+        return shown_name(Path(path).relative_to(content_dir).as_posix())
+
+    def unreadable(exc: OSError) -> None:
+        found.problems.append(Problem(rel(exc.filename), 1, f"cannot read folder: {exc.strerror or exc}"))
+
+    for folder, dirs, files in os.walk(content_dir, onerror=unreadable):
+        kept = []
+        for name in sorted(dirs):
+            path = Path(folder) / name
             if name.startswith(("_", ".")):
                 continue
+            if not is_utf8_name(name):
+                found.problems.append(Problem(rel(path), 1, "folder name is not valid UTF-8; rename it"))
+            elif path.is_symlink():
+                outside = outside_problem(path, root_real)
+                if outside:
+                    found.problems.append(Problem(rel(path), 1, outside))
+                else:
+                    found.linked.append(path)
+            elif not is_citesearch_output(path):  # a site built into the content is never republished
+                kept.append(name)
+        dirs[:] = kept
+        for name in sorted(files):
             path = Path(folder) / name
-            (markdown if name.endswith(".md") else other).append(path)
-    return sorted(markdown), sorted(other), sorted(linked)
+            if name.startswith(("_", ".")) or name == "citesearch.yml":
+                continue
+            problem = "file name is not valid UTF-8; rename it" if not is_utf8_name(name) else source_problem(path, root_real)
+            if problem:
+                found.problems.append(Problem(rel(path), 1, problem))
+            else:
+                (found.markdown if name.endswith(".md") else found.other).append(path)
+    for paths in (found.markdown, found.other, found.linked):
+        paths.sort()
+    return found
 
 
 def load_documents(content_dir: Path, config: Config) -> Loaded:
@@ -45,24 +89,23 @@ def load_documents(content_dir: Path, config: Config) -> Loaded:
     errors: list[Problem] = []
     warnings: list[Problem] = []
     documents: list[Document] = []
-    markdown, other, linked = find_sources(content_dir)
-    for path in linked:
+    sources = find_sources(content_dir)
+    errors += sources.problems
+    for path in sources.linked:
         warnings.append(Problem(path.relative_to(content_dir).as_posix(), 1, "symlinked folder is not followed"))
-    for path in markdown:
+    for path in sources.markdown:
         rel = path.relative_to(content_dir).as_posix()
         doc = _load_one(path, rel, config, errors, warnings)
         if doc is not None:
             documents.append(doc)
     _check_duplicate_ids(documents, errors)
-    assets = tuple(
-        (p.relative_to(content_dir).as_posix(), p) for p in other if p.name != "citesearch.yml"
-    )
+    assets = tuple((p.relative_to(content_dir).as_posix(), p) for p in sources.other)
     return Loaded(tuple(documents), tuple(errors), tuple(warnings), assets)
 
 
 def _load_one(path: Path, rel: str, config: Config, errors: list, warnings: list) -> Document | None:
     try:
-        data = path.read_bytes()
+        data = read_regular(path)
     except OSError as exc:
         errors.append(Problem(rel, 1, f"cannot read file: {exc.strerror or exc}"))
         return None
@@ -88,9 +131,9 @@ def _load_one(path: Path, rel: str, config: Config, errors: list, warnings: list
         return None
     if not body.strip():
         warnings.append(Problem(rel, body_line, "document has no content"))
-    too_deep = nesting_problem(body, body_line, rel)
-    if too_deep:
-        errors.append(too_deep)
+    source_errors = source_problems(body, body_line, rel, config)  # size, quadratic Markdown, heading ids
+    if source_errors:
+        errors.extend(source_errors)
         return None
 
     doc_id = fields.get("id")
@@ -112,22 +155,6 @@ def _load_one(path: Path, rel: str, config: Config, errors: list, warnings: list
         aliases=tuple(fields.get("aliases", ())),
         meta={k: v for k, v in front.items() if k not in KNOWN_KEYS},
     )
-
-
-MAX_NESTING = 100
-_QUOTE_PREFIX = re.compile(r"^(?:[ \t]*>)+")
-
-
-def nesting_problem(body: str, body_line: int, rel: str) -> Problem | None:
-    """Lists or quotes nested so deep that Markdown would exhaust Python's stack."""
-    for number, line in enumerate(body.split("\n")):
-        expanded = line.expandtabs(4)
-        indent = len(expanded) - len(expanded.lstrip(" "))
-        quotes = _QUOTE_PREFIX.match(line)
-        depth = max(indent // 4, quotes.group(0).count(">") if quotes else 0)
-        if depth > MAX_NESTING:
-            return Problem(rel, body_line + number, f"lists or quotes nested {depth} levels deep; at most {MAX_NESTING} can be rendered")
-    return None
 
 
 def id_from_path(rel: str) -> str | None:

@@ -19,9 +19,30 @@ from pathlib import Path, PurePosixPath
 from typing import Iterator, Mapping
 
 from ..errors import UsageError
+from .output_folder import MARKER_NAME, MARKER_TEXT, check_output_folder_replaceable
+from .source_files import copy_regular
 
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
+
+
+def publish(files: Mapping[str, bytes | Path], out: Path) -> None:
+    """Write the site into ``out`` under the output lock; a failure to write is one clear message.
+
+    Whatever goes wrong (read-only folder, full disk), the previous site is left as it was
+    and the temporary folder is removed.
+    """
+    try:
+        with output_lock(out):
+            check_output_folder_replaceable(out)  # again under the lock: the folder may have changed meanwhile
+            write_site(files, out)
+    except OSError as exc:
+        raise UsageError(f"cannot write the site to {out}: {_reason(exc)}; the previous site is unchanged") from None
+
+
+def _reason(exc: OSError) -> str:
+    where = f" ({exc.filename})" if exc.filename else ""
+    return f"{exc.strerror or exc}{where}"
 
 
 @contextlib.contextmanager
@@ -40,21 +61,29 @@ def output_lock(out: Path) -> Iterator[None]:
 
 
 def write_site(files: Mapping[str, bytes | Path], out: Path) -> None:
-    """Write every file into a fresh folder, then swap it in place of ``out``."""
+    """Write every file into a fresh folder, then swap it in place of ``out``.
+
+    The marker file tells later builds that this folder is citesearch's to replace.
+    """
     out = out.absolute()
     _remove_leftovers(out)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
     try:
         os.chmod(tmp, 0o755)
+        (tmp / MARKER_NAME).write_bytes(MARKER_TEXT)
         for rel in sorted(files):
             dest = tmp / _safe_relative(rel)
             dest.parent.mkdir(parents=True, exist_ok=True)
             data = files[rel]
             if isinstance(data, Path):
-                shutil.copyfile(data, dest)
+                copy_regular(data, dest)
             else:
                 dest.write_bytes(data)
         _swap_in(tmp, out)
+    except OSError as exc:  # name the file as it would be in the site, not in the temporary folder
+        if isinstance(exc.filename, str) and exc.filename.startswith(f"{tmp}/"):
+            exc.filename = str(out / exc.filename[len(f"{tmp}/"):])
+        raise
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
