@@ -16,6 +16,19 @@ GOOD = "---\ntitle: Fine\n---\n\n# Fine\n\nA good page.\n"
 
 # (case, files to write, exact lines expected on stderr)
 CASES = [
+    # -- engineer A (issue 10, file-system safety): names that are not UTF-8, shown with \x escapes.
+    # Symlinks, special files and output folders need more than file contents: tests/test_hostile_fs.py.
+    (
+        "a file name that is not UTF-8",
+        {os.fsdecode(b"caf\xe9.md"): "Body.\n"},
+        ["caf\\xe9.md:1: file name is not valid UTF-8; rename it"],
+    ),
+    (
+        "a folder name that is not UTF-8",
+        {os.fsdecode(b"caf\xe9") + "/a.md": GOOD},
+        ["caf\\xe9:1: folder name is not valid UTF-8; rename it"],
+    ),
+    # -- end of engineer A's rows
     (
         "invalid yaml",
         {"a.md": "---\ntitle: [unclosed\n---\nBody.\n"},
