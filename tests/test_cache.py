@@ -3,6 +3,7 @@ the cache lives outside the content, and nothing the cache does can fail a build
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import filecmp
 import json
@@ -21,7 +22,7 @@ from citesearch import build, load_config
 from citesearch.cache import LEGACY_DIR, codec, for_output, keys, search_cache, store
 from citesearch.engine import analyzer
 from citesearch.markdown_ext import chunk
-from citesearch.model import Document
+from citesearch.model import Chunk, Document
 from citesearch.pipeline import index
 from citesearch.pipeline.parse import Parser
 from citesearch.pipeline.render import theme_dir
@@ -243,6 +244,19 @@ def test_a_parse_result_survives_the_round_trip_through_the_cache(blocks, lang):
     stored = json.loads(json.dumps([row.metadata, row.chunks]))  # what the store writes and reads back
     again = codec.decode(doc, codec.Row(row.rel_path, row.hash, stored[0], row.html, stored[1]))
     assert again == page
+
+
+@pytest.mark.parametrize("field", ["anchor", "heading_path", "text", "lang", "heading_text"])
+def test_the_search_key_sees_every_chunk_field_but_not_the_derived_terms(field):
+    chunk_ = Chunk("a", "top--1", ("A",), "Some text.", "en", "")
+    page = index.SearchPage("a", "a.html", "A", "en", (chunk_,))
+
+    def key(chunk_):
+        return search_cache.search_key([dataclasses.replace(page, chunks=(chunk_,))], "en", {"version": "1"})
+
+    assert key(dataclasses.replace(chunk_, terms=(("some", "text"),))) == key(chunk_)
+    other = ("B",) if field == "heading_path" else "other"
+    assert key(dataclasses.replace(chunk_, **{field: other})) != key(chunk_)
 
 
 # --- where the cache lives ------------------------------------------------------

@@ -8,11 +8,13 @@ made under: the index stage's declared inputs and every field of every page it r
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
+import operator
 import os
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ..pipeline import index
 from .keys import canonical, stage_key
@@ -23,7 +25,7 @@ MEMO = "search.json"
 def search_key(pages: Sequence[index.SearchPage], default_lang: str, generator: dict) -> str:
     digest = hashlib.sha256(stage_key(index.CACHE_MODULES, index.cache_inputs(default_lang, generator)).encode())
     for page in pages:
-        digest.update(canonical(_compared_fields(page)))
+        digest.update(canonical(_page_record(page)))
     return digest.hexdigest()
 
 
@@ -53,10 +55,20 @@ def save(folder: Path, key: str, files: dict[str, bytes]) -> None:
         partial.unlink(missing_ok=True)
 
 
-def _compared_fields(value: object) -> object:
+def _page_record(page: index.SearchPage) -> list:
     """A page's fields as JSON values, leaving out derived ones (``compare=False``, e.g. Chunk.terms)."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _compared_fields(getattr(value, f.name)) for f in dataclasses.fields(value) if f.compare}
-    if isinstance(value, (list, tuple)):
-        return [_compared_fields(item) for item in value]
-    return value
+    fields = dict(zip(_compared(type(page)), _values(type(page))(page)))
+    chunks = fields.pop("chunks")
+    return [fields, [_values(type(c))(c) for c in chunks]]
+
+
+@functools.cache
+def _compared(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls) if f.compare)
+
+
+@functools.cache
+def _values(cls: type) -> Callable[[object], tuple]:
+    names = _compared(cls)
+    get = operator.attrgetter(*names)
+    return (lambda item: (get(item),)) if len(names) == 1 else get
