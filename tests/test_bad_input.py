@@ -117,6 +117,68 @@ CASES = [
         {"路径.md": "Body.\n"},
         ["路径.md:1: cannot derive an id from this file name; set 'id:' in the front matter"],
     ),
+    # --- B (issue 10): front matter that would publish a draft, YAML bombs, heavy Markdown, heading ids ---
+    (
+        "front matter opened with a trailing space",
+        {"a.md": "--- \nVisibility: editor\n---\nSecret.\n"},
+        ["a.md:2: unknown key 'Visibility'; did you mean 'visibility'?"],
+    ),
+    (
+        "a misspelt visibility key",
+        {"a.md": "---\ntitle: Plan\nvisiblity: editor\n---\nSecret.\n"},
+        ["a.md:3: unknown key 'visiblity'; did you mean 'visibility'?"],
+    ),
+    (
+        "a duplicate front matter key",
+        {"a.md": "---\nvisibility: editor\ntitle: Plan\nvisibility: public\n---\nSecret.\n"},
+        ["a.md:4: front matter: duplicate key 'visibility' (also on line 2)"],
+    ),
+    (
+        "another tool's draft flag",
+        {"a.md": "---\ndraft: true\n---\nSecret.\n"},
+        ["a.md:2: 'draft: true' does not hide a page in citesearch; write 'visibility: editor' to keep it out of the public site"],
+    ),
+    (
+        "front matter after blank lines",
+        {"a.md": "\n---\nvisibility: editor\n---\nSecret.\n"},
+        ["a.md:2: front matter must start on line 1; remove the blank lines before '---'"],
+    ),
+    (
+        "front matter keys without the opening ---",
+        {"a.md": "visibility: editor\n---\nSecret.\n"},
+        ["a.md:1: this looks like front matter but has no '---' line above it"],
+    ),
+    (
+        "a YAML alias bomb in front matter",
+        {"a.md": "---\ntitle: T\na: &a [x, x, x]\nb: [*a, *a, *a]\n---\nBody.\n"},
+        ["a.md:3: front matter: anchors ('&a') are not allowed; write the value out"],
+    ),
+    (
+        "a document over the size limit",
+        {"citesearch.yml": "max_document_kib: 1\n", "a.md": "word " * 500},
+        ["a.md:1: document is 2 KiB; at most 1 KiB can be built (max_document_kib in citesearch.yml)"],
+    ),
+    (
+        "a paragraph of open brackets",
+        {"a.md": "# A\n\n" + "[" * 3000 + "\n"},
+        ["a.md:3: too many '[' without a matching ']' (or nested too deep) in one paragraph to render; escape literal ones as '\\['"],
+    ),
+    (
+        "setext headings without blank lines",
+        {"a.md": "# A\n\nIntro.\n\n" + "t\n=\n" * 2100},
+        ["a.md:5: 2100 headings or rules in one paragraph are too many to render; put blank lines between them"],
+    ),
+    (
+        "tags that never close",
+        {"a.md": "<a " * 2100},
+        ["a.md:1: too many '<' starting a tag that is never closed with '>' in one paragraph to render; write '&lt;' instead"],
+    ),
+    (
+        "duplicate explicit heading ids",
+        {"a.md": "# A\n\n## One { #x }\n\nText.\n\n## Two { #x }\n\nMore.\n"},
+        ["a.md:7: heading id 'x' is already used by the heading on line 3; each heading needs its own id"],
+    ),
+    # --- end of B's rows ---
 ]
 
 
@@ -193,7 +255,7 @@ def test_raw_html_is_kept_in_pages_but_scripts_never_reach_the_search_text(tmp_p
 def test_a_twenty_megabyte_document_builds_in_bounded_memory(tmp_path):
     paragraph = "Lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor. " * 10
     body = "".join(f"## Part {i}\n\n{paragraph}\n\n" for i in range(20_000_000 // (len(paragraph) + 20)))
-    write(tmp_path / "content", {"big.md": "# Big\n\n" + body})
+    write(tmp_path / "content", {"big.md": "# Big\n\n" + body, "citesearch.yml": "max_document_kib: 32768\n"})
     # A child process, so its peak memory is measured alone.
     subprocess.run(
         [sys.executable, "-m", "citesearch", "build", str(tmp_path / "content"), "--out", str(tmp_path / "site")],

@@ -10,6 +10,7 @@ from pathlib import Path
 import yaml
 
 from .errors import ConfigError
+from .strict_yaml import RejectedYAML, brief, load_strict
 
 CONFIG_NAME = "citesearch.yml"
 LANG_RE = re.compile(r"^[a-z]{2,3}(-[a-z0-9]{2,8})*$")
@@ -33,13 +34,16 @@ class Config:
     base_url: str = ""
     #: Characters a chunk may hold before the next block starts a new chunk.
     chunk_budget: int = 600
+    #: Largest Markdown document, in KiB, that a build accepts: bigger ones are errors,
+    #: so one runaway file cannot take minutes and gigabytes.
+    max_document_kib: int = 2048
     #: Ordered navigation; also the manifest of files that must exist.
     nav: tuple[NavEntry, ...] | None = None
     #: Where the config came from (None: defaults).
     source: Path | None = field(default=None, compare=False)
 
 
-_KEYS = ("title", "lang", "base_url", "chunk_budget", "nav")
+_KEYS = ("title", "lang", "base_url", "chunk_budget", "max_document_kib", "nav")
 
 
 def load_config(content_dir: Path) -> Config:
@@ -48,12 +52,13 @@ def load_config(content_dir: Path) -> Config:
     if not path.is_file():
         return Config()
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = load_strict(path.read_text(encoding="utf-8"))
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{path}: not valid UTF-8 (byte {exc.start})") from exc
     except yaml.YAMLError as exc:
         line = getattr(getattr(exc, "problem_mark", None), "line", -1) + 1
-        raise ConfigError(f"{path}:{max(line, 1)}: invalid YAML: {getattr(exc, 'problem', exc)}") from exc
+        what = "" if isinstance(exc, RejectedYAML) else "invalid YAML: "
+        raise ConfigError(f"{path}:{max(line, 1)}: {what}{getattr(exc, 'problem', None) or exc}") from None
     return parse_config(raw, path)
 
 
@@ -67,7 +72,7 @@ def parse_config(raw: object, path: Path) -> Config:
         if key not in _KEYS:
             hint = difflib.get_close_matches(str(key), _KEYS, n=1)
             suggestion = f" (did you mean '{hint[0]}'?)" if hint else f" (known options: {', '.join(_KEYS)})"
-            problems.append(f"unknown option '{key}'{suggestion}")
+            problems.append(f"unknown option {brief(key)}{suggestion}")
     values: dict[str, object] = {}
     for key in ("title", "lang", "base_url"):
         if key in raw:
@@ -76,15 +81,16 @@ def parse_config(raw: object, path: Path) -> Config:
             else:
                 values[key] = raw[key]
     if "lang" in values and not LANG_RE.match(str(values["lang"])):
-        problems.append(f"'lang' must be a lowercase language code like 'en' or 'zh', got '{values['lang']}'")
+        problems.append(f"'lang' must be a lowercase language code like 'en' or 'zh', got {brief(values['lang'])}")
     if "base_url" in values and values["base_url"] and not re.match(r"^https?://", str(values["base_url"])):
-        problems.append(f"'base_url' must start with http:// or https://, got '{values['base_url']}'")
-    if "chunk_budget" in raw:
-        budget = raw["chunk_budget"]
-        if isinstance(budget, bool) or not isinstance(budget, int) or budget < 50:
-            problems.append(f"'chunk_budget' must be a whole number of at least 50, got {budget!r}")
-        else:
-            values["chunk_budget"] = budget
+        problems.append(f"'base_url' must start with http:// or https://, got {brief(values['base_url'])}")
+    for key, minimum in (("chunk_budget", 50), ("max_document_kib", 1)):
+        if key in raw:
+            number = raw[key]
+            if isinstance(number, bool) or not isinstance(number, int) or number < minimum:
+                problems.append(f"'{key}' must be a whole number of at least {minimum}, got {brief(number, quoted=False)}")
+            else:
+                values[key] = number
     if "nav" in raw:
         nav, nav_problems = _parse_nav(raw["nav"])
         problems.extend(nav_problems)
@@ -106,7 +112,7 @@ def _parse_nav(raw: object) -> tuple[tuple[NavEntry, ...], list[str]]:
             (title, item), = item.items()
             title = str(title)
         if not isinstance(item, str) or not item.endswith(".md"):
-            problems.append(f"'nav' entries must be .md paths (or {{Title: path.md}}), got {item!r}")
+            problems.append(f"'nav' entries must be .md paths (or {{Title: path.md}}), got {brief(item)}")
             continue
         entries.append(NavEntry(path=item.removeprefix("./"), title=title))
     return tuple(entries), problems
