@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections import Counter
+from collections import Counter, defaultdict
 from typing import Sequence
 
 import lunr
@@ -59,64 +59,59 @@ def build_lunr_index(chunks: Sequence[Chunk]) -> dict:
 def build_from_terms(documents: Sequence[FieldTerms]) -> dict:
     """The serialized index of documents given as their field terms; ref ``i`` is ``str(i)``."""
     fields = contract.FIELDS
-    boosts = [contract.FIELD_BOOSTS[name] for name in fields]
-    # term -> its posting: {field: {ref: {}}, "_index": n}, laid out as lunr.py does.
-    postings: dict[str, dict] = {}
+    first_seen: dict[str, int] = {}  # every term, in the order lunr.py numbers them
     # Per document and field: (ref, field index, term counts in first-seen order, length).
     field_counts: list[tuple[str, int, Counter, int]] = []
+    refs_with: list[defaultdict[str, list[str]]] = [defaultdict(list) for _ in fields]
     length_sums = [0] * len(fields)
     for i, document in enumerate(documents):
         ref = str(i)
-        for f, field_terms_ in enumerate(document):
-            counts = Counter(field_terms_)
-            field_counts.append((ref, f, counts, len(field_terms_)))
-            length_sums[f] += len(field_terms_)
-            name = fields[f]
+        for f, terms_ in enumerate(document):
+            counts = Counter(terms_)
+            first_seen.update(counts)  # keeps each term's first position
+            field_counts.append((ref, f, counts, len(terms_)))
+            length_sums[f] += len(terms_)
+            refs = refs_with[f]
             for term in counts:
-                posting = postings.get(term)
-                if posting is None:
-                    posting = {field: {} for field in fields}
-                    posting["_index"] = len(postings)
-                    postings[term] = posting
-                posting[name][ref] = {}
-    vectors = _field_vectors(postings, field_counts, length_sums, len(documents), boosts)
-    inverted = sorted(postings.items(), key=lambda item: item[0].encode("utf-16-be"))
+                refs[term].append(ref)
+    term_index = {term: n for n, term in enumerate(first_seen)}
+    idf = {term: _idf(sum(len(refs.get(term, ())) for refs in refs_with), len(documents)) for term in term_index}
+    averages = [total / len(documents) if documents else 0 for total in length_sums]
+    vectors = [
+        [f"{fields[f]}/{ref}", _vector(counts, length, averages[f], contract.FIELD_BOOSTS[fields[f]], idf, term_index)]
+        for ref, f, counts, length in field_counts
+    ]
+    no_metadata: dict = {}  # lunr.py's per-document term metadata: none is kept; one shared, read-only
+    postings = [
+        [term, {**{name: dict.fromkeys(refs_with[f].get(term, ()), no_metadata) for f, name in enumerate(fields)},
+                "_index": term_index[term]}]
+        # lunr.js inserts terms into its token set in UTF-16 order and throws
+        # "Out of order word insertion" otherwise (lunr.py sorts by code point).
+        for term in sorted(term_index, key=lambda term: term.encode("utf-16-be"))
+    ]
     return {
         "version": lunr.__TARGET_JS_VERSION__,
         "fields": list(fields),
         "fieldVectors": vectors,
-        # lunr.js inserts terms into its token set in UTF-16 order and throws
-        # "Out of order word insertion" otherwise (lunr.py sorts by code point).
-        "invertedIndex": [[term, posting] for term, posting in inverted],
+        "invertedIndex": postings,
         "pipeline": [],
     }
 
 
-def _field_vectors(postings, field_counts, length_sums, document_count, boosts) -> list:
-    """``[["field/ref", [term index, weight, ...]], ...]``: lunr.py's BM25, same float operations."""
-    fields = contract.FIELDS
-    average = [total / document_count if document_count else 0 for total in length_sums]
-    idf_of: dict[str, float] = {}
-    vectors = []
-    for ref, f, counts, length in field_counts:
-        boost = boosts[f]
-        # Same expression and evaluation order as lunr.py's Builder, so every float matches.
-        norm = K1 * (1 - B + B * (length / average[f])) if counts else 0.0
-        entries = []
-        for term, tf in counts.items():
-            idf = idf_of.get(term)
-            if idf is None:
-                idf = idf_of[term] = _idf(postings[term], document_count)
-            score = idf * ((K1 + 1) * tf) / (norm + tf)
-            score *= boost
-            entries.append((postings[term]["_index"], round(score, 3)))
-        entries.sort()
-        vectors.append([f"{fields[f]}/{ref}", [x for entry in entries for x in entry]])
-    return vectors
+def _vector(counts: Counter, length: int, average: float, boost: float, idf: dict, term_index: dict) -> list:
+    """``[term index, weight, ...]`` by term index: lunr.py's BM25 with the same float operations."""
+    if not counts:
+        return []
+    norm = K1 * (1 - B + B * (length / average))
+    k1_plus_1 = K1 + 1
+    flat = []
+    for term in sorted(counts, key=term_index.__getitem__):
+        score = idf[term] * (k1_plus_1 * counts[term]) / (norm + counts[term])
+        flat += (term_index[term], round(score * boost, 3))
+    return flat
 
 
-def _idf(posting: dict, document_count: int) -> float:
-    """lunr's idf: a document counts once per field it has the term in."""
-    with_term = sum(len(docs) for field, docs in posting.items() if field != "_index")
-    x = (document_count - with_term + 0.5) / (with_term + 0.5)
+def _idf(documents_with_term: int, document_count: int) -> float:
+    """lunr's idf, where a document counts once per field it has the term in."""
+    x = (document_count - documents_with_term + 0.5) / (documents_with_term + 0.5)
     return math.log(1 + abs(x))
