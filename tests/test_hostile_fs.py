@@ -300,3 +300,13 @@ def test_a_failing_disk_is_one_line_and_leaves_the_previous_site_and_no_temporar
     assert err == [f"citesearch: error: cannot write the site to site: {reason}; the previous site is unchanged"]
     assert tree(Path("site")) == before
     assert not list(Path(".").glob(".site.tmp-*")) and not list(Path(".").glob(".site.old-*"))
+
+
+def test_an_os_error_no_check_foresaw_is_still_one_line_without_a_traceback(docs, capsys, monkeypatch):
+    from citesearch.pipeline import build as build_module
+
+    def failing_disk(*args, **kwargs):
+        raise OSError(errno.EIO, "Input/output error", "docs/index.md")
+
+    monkeypatch.setattr(build_module, "load_documents", failing_disk)
+    assert run(capsys, "docs", "--out", "site") == (2, ["citesearch: error: Input/output error: docs/index.md"])

@@ -71,6 +71,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into `head` and the like
         sys.stderr.close()
         return EXIT_OK
+    except OSError as exc:  # a disk or permission failure no check foresaw: still one line, never a traceback
+        where = f": {exc.filename}" if exc.filename else ""
+        print(f"citesearch: error: {exc.strerror or exc}{where}", file=sys.stderr)
+        return EXIT_USAGE
 
 
 def _build(args) -> int:
