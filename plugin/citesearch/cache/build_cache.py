@@ -18,7 +18,6 @@ from .locations import read_only
 from .parse_cache import Changes
 from .store import DATABASE, CacheDamaged, Store, locked, remove
 
-Progress = Callable[[str, int, int], None]
 T = TypeVar("T")
 
 # What can go wrong with a cache on disk: a full or read-only disk, a file where
@@ -42,7 +41,9 @@ class BuildCache:
         self.changes = Changes()
         self.warnings: list[Problem] = []
 
-    def parse(self, documents: Sequence[Document], parser: parse.Parser, progress: Progress | None = None) -> list[ParsedDocument]:
+    def parse(
+        self, documents: Sequence[Document], parser: parse.Parser, progress: parse.Progress | None = None
+    ) -> list[ParsedDocument]:
         blocked = read_only(self.folder)
         if blocked is not None:
             self._disable(f"{blocked} is read-only")
