@@ -310,3 +310,12 @@ def test_an_os_error_no_check_foresaw_is_still_one_line_without_a_traceback(docs
 
     monkeypatch.setattr(build_module, "load_documents", failing_disk)
     assert run(capsys, "docs", "--out", "site") == (2, ["citesearch: error: Input/output error: docs/index.md"])
+
+
+def test_an_output_folder_name_that_is_not_utf8_is_shown_safely(docs, capsys):
+    other = Path(os.fsdecode(b"caf\xe9"))
+    other.mkdir()
+    (other / "menu.txt").write_text("keep", encoding="utf-8")
+    code, err = run(capsys, "docs", "--out", str(other))
+    assert code == 2
+    assert err[0].startswith("citesearch: error: output folder caf\\xe9 is not empty and was not written by citesearch")

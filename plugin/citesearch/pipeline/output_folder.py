@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ..engine.contract import MANIFEST_NAME, SEARCH_DIR
 from ..errors import UsageError
+from .source_files import shown_name
 
 MARKER_NAME = ".citesearch-site"
 # Fixed text, so the site stays byte-identical from build to build.
@@ -37,7 +38,7 @@ def check_output_folder(out: Path, content_dir: Path, default_name: str = "site"
     try:
         check_output_folder_replaceable(out)
     except OSError as exc:
-        raise UsageError(f"cannot use output folder {out}: {exc.strerror or exc}") from None
+        raise UsageError(f"cannot use output folder {shown_name(out)}: {exc.strerror or exc}") from None
 
 
 def _check_apart_from_content(out: Path, content_dir: Path, default_name: str) -> None:
@@ -46,13 +47,13 @@ def _check_apart_from_content(out: Path, content_dir: Path, default_name: str) -
     if out_real == content_real:
         problem = "is the content folder"
     elif out_real in content_real.parents:
-        problem = f"contains the content folder {content_dir}: replacing it would delete the content"
+        problem = f"contains the content folder {shown_name(content_dir)}: replacing it would delete the content"
     elif content_real in out_real.parents:
-        problem = f"is inside the content folder {content_dir}"
+        problem = f"is inside the content folder {shown_name(content_dir)}"
     else:
         return
     raise UsageError(
-        f"output folder {out} {problem}; choose an output folder outside the content folder, "
+        f"output folder {shown_name(out)} {problem}; choose an output folder outside the content folder, "
         f"for example --out {_beside(content_real, default_name)}"
     )
 
@@ -62,27 +63,27 @@ def _beside(content_real: Path, name: str) -> str:
     suggestion = content_real.parent / name
     if suggestion == content_real:
         suggestion = content_real.parent / f"{name}-out"
-    return os.path.relpath(suggestion)
+    return shown_name(os.path.relpath(suggestion))
 
 
 def check_output_folder_replaceable(out: Path) -> None:
     """Only a missing folder, an empty one or a site citesearch wrote may be replaced."""
     existing = next((p for p in (out, *out.parents) if p.exists() or p.is_symlink()), None)
     if existing is not None and existing != out and not existing.is_dir():
-        raise UsageError(f"output folder {out} cannot be created: {existing} is not a folder")
+        raise UsageError(f"output folder {shown_name(out)} cannot be created: {shown_name(existing)} is not a folder")
     if existing != out:
         return
     if out.is_symlink():
-        raise UsageError(f"output folder {out} is a symlink; pass the folder it points to instead")
+        raise UsageError(f"output folder {shown_name(out)} is a symlink; pass the folder it points to instead")
     if not out.is_dir():
-        raise UsageError(f"output path {out} exists and is not a folder")
+        raise UsageError(f"output path {shown_name(out)} exists and is not a folder")
     try:
         with os.scandir(out) as entries:
             empty = next(entries, None) is None
     except OSError as exc:
-        raise UsageError(f"cannot read output folder {out}: {exc.strerror}") from None
+        raise UsageError(f"cannot read output folder {shown_name(out)}: {exc.strerror}") from None
     if not empty and not is_citesearch_output(out):
         raise UsageError(
-            f"output folder {out} is not empty and was not written by citesearch; "
+            f"output folder {shown_name(out)} is not empty and was not written by citesearch; "
             "refusing to replace it (choose another --out, or empty the folder first)"
         )

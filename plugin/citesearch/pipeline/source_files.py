@@ -26,8 +26,8 @@ class NotRegularFile(OSError):
     """The path is a FIFO, device, socket or folder: never read it."""
 
 
-def shown_name(name: str) -> str:
-    """A file name safe to print and to put in a message: undecodable bytes as ``\\xe9``."""
+def shown_name(name: str | os.PathLike) -> str:
+    """A file name or path safe to print and to put in a message: undecodable bytes as ``\\xe9``."""
     return os.fsencode(name).decode("utf-8", "backslashreplace")
 
 
@@ -39,7 +39,7 @@ def outside_problem(path: Path, root_real: Path) -> str | None:
     """A symlink (or a path through one) whose target is not inside the real content folder."""
     real = Path(os.path.realpath(path))
     if real != root_real and root_real not in real.parents:
-        return f"symlink leads outside the content folder (to {shown_name(str(real))})"
+        return f"symlink leads outside the content folder (to {shown_name(real)})"
     return None
 
 

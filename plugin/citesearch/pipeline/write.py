@@ -20,7 +20,7 @@ from typing import Iterator, Mapping
 
 from ..errors import UsageError
 from .output_folder import MARKER_NAME, MARKER_TEXT, check_output_folder_replaceable
-from .source_files import copy_regular
+from .source_files import copy_regular, shown_name
 
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
@@ -37,11 +37,11 @@ def publish(files: Mapping[str, bytes | Path], out: Path) -> None:
             check_output_folder_replaceable(out)  # again under the lock: the folder may have changed meanwhile
             write_site(files, out)
     except OSError as exc:
-        raise UsageError(f"cannot write the site to {out}: {_reason(exc)}; the previous site is unchanged") from None
+        raise UsageError(f"cannot write the site to {shown_name(out)}: {_reason(exc)}; the previous site is unchanged") from None
 
 
 def _reason(exc: OSError) -> str:
-    where = f" ({exc.filename})" if exc.filename else ""
+    where = f" ({shown_name(exc.filename)})" if exc.filename else ""
     return f"{exc.strerror or exc}{where}"
 
 
