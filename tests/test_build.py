@@ -33,11 +33,12 @@ def test_every_public_document_becomes_a_page_at_its_id(basic_built: Path):
 def test_every_chunk_anchor_is_an_id_in_its_page_and_marks_its_blocks(basic_built: Path):
     manifest = json.loads((basic_built / "search/manifest.json").read_text())
     for entry in manifest["languages"].values():
-        table = json.loads((basic_built / "search" / entry["chunks"]).read_text())
-        for doc_index, anchor, heading in table["chunks"]:
-            html = (basic_built / table["docs"][doc_index]["url"]).read_text()
-            assert f'id="{anchor}"' in html
-            assert f'data-chunk="{anchor}"' in html
+        for _, name in entry["meta"]:
+            meta = json.loads((basic_built / "search" / name).read_text())
+            for doc_index, anchor, heading in meta["chunks"]:
+                html = (basic_built / meta["docs"][doc_index][2]).read_text()
+                assert f'id="{anchor}"' in html
+                assert f'data-chunk="{anchor}"' in html
 
 
 def test_relative_markdown_links_point_at_pages(basic_built: Path):
@@ -50,27 +51,33 @@ def test_relative_markdown_links_point_at_pages(basic_built: Path):
 
 def test_manifest_names_every_shard_by_content_hash(basic_built: Path):
     manifest = json.loads((basic_built / "search/manifest.json").read_text())
-    assert manifest["format"] == 1
+    assert manifest["format"] == 2
     assert sorted(manifest["languages"]) == ["en", "ru", "zh"]
     for lang, entry in manifest["languages"].items():
-        for key in ("index", "chunks"):
-            name = entry[key]
-            data = (basic_built / "search" / name).read_bytes()
-            assert name.split(".")[-2] == hashlib.sha256(data).hexdigest()[:16]
-            assert name.startswith(f"{key}.{lang}.")
+        for key, kind in (("terms", "terms"), ("dictionary", "dict"), ("meta", "meta")):
+            for *_, name in entry[key]:
+                data = (basic_built / "search" / name).read_bytes()
+                assert name.split(".")[-2] == hashlib.sha256(data).hexdigest()[:16]
+                assert name.startswith(f"{kind}.{lang}.")
+                if kind == "meta":
+                    for _, text in json.loads(data)["texts"]:
+                        text_data = (basic_built / "search" / text).read_bytes()
+                        assert text.split("/")[-1] == hashlib.sha256(text_data).hexdigest()[:16] + ".json"
 
 
 def test_the_index_has_no_positions_and_numeric_refs(basic_built: Path):
     manifest = json.loads((basic_built / "search/manifest.json").read_text())
     entry = manifest["languages"]["en"]
-    index = json.loads((basic_built / "search" / entry["index"]).read_text())
-    assert index["fields"] == ["title", "heading", "body"]
-    assert index["pipeline"] == []
-    for term, posting in index["invertedIndex"]:
-        for field in ("title", "heading", "body"):
-            for ref, metadata in posting[field].items():
-                assert ref.isdigit() and metadata == {}
-    terms = [term for term, _ in index["invertedIndex"]]
+    assert manifest["fields"] == ["title", "heading", "body"]
+    terms = []
+    for first, name in entry["terms"]:
+        rows = json.loads((basic_built / "search" / name).read_text())["terms"]
+        assert rows[0][0] == first
+        for term, term_index, *per_field in rows:
+            assert len(per_field) == 3
+            for flat in per_field:
+                assert all(isinstance(ref, int) for ref in flat[::2])
+            terms.append(term)
     assert terms == sorted(terms, key=lambda t: t.encode("utf-16-be"))
 
 

@@ -1,10 +1,11 @@
-// The search half of the widget: loads the site's search files and the
-// contract modules (analyzer.js, query.js, quote.js), and answers a query with
-// the same ranked refs and quotes as `citesearch search --json`.
-// Everything here is fetched lazily, once, relative to the widget's own URL.
+// The search half of the widget: loads the contract modules (analyzer.js,
+// query.js, quote.js, shards.js) and, per query, only the search files it needs
+// (shards.js), and answers with the same ranked refs, scores and quotes as
+// `citesearch search --json`. Everything is fetched lazily, once per page,
+// relative to the widget's own URL; independent files in parallel.
 
 const VENDOR_SCRIPTS = ["vendor/lunr.min.js", "vendor/lunr.stemmer.support.min.js", "vendor/lunr.ru.min.js"];
-export const FORMAT_VERSION = 1;
+export const FORMAT_VERSION = 2;
 
 export class LoadError extends Error {}
 
@@ -39,9 +40,9 @@ function once(cache, key, load) {
   return cache.get(key);
 }
 
-export function createEngine(assetsUrl) {
-  const searchUrl = new URL("../search/", assetsUrl);
-  const siteUrl = new URL("../", assetsUrl);
+// `searchUrl`/`siteUrl`: where the page says the search folder and the site
+// root are (generators other than citesearch put them elsewhere).
+export function createEngine(assetsUrl, { searchUrl = new URL("../search/", assetsUrl), siteUrl = new URL("../", assetsUrl) } = {}) {
   const cache = new Map();
   let analyzerChecked = false;
   // The page loads the widget as citesearch.js?v=<build>; its siblings get the
@@ -63,30 +64,26 @@ export function createEngine(assetsUrl) {
         // lunr.js and its plugins are classic scripts that attach to window.lunr.
         await loadScript(asset(path));
       }
-      const [analyzerModule, query, quote] = await Promise.all(
-        ["analyzer.js", "query.js", "quote.js"].map((name) =>
+      const [analyzerModule, query, quote, shards] = await Promise.all(
+        ["analyzer.js", "query.js", "quote.js", "shards.js"].map((name) =>
           import(asset(name)).catch((error) => {
             throw new LoadError(`could not load ${name} (${error.message})`);
           })
         )
       );
       const lunr = window.lunr;
-      return { lunr, analyzer: analyzerModule.createAnalyzer(lunr), query, quote };
+      return { lunr, analyzer: analyzerModule.createAnalyzer(lunr), query, quote, shards };
     });
 
   const shard = (lang) =>
     once(cache, `shard:${lang}`, async () => {
-      const [{ lunr }, data] = await Promise.all([modules(), manifest()]);
-      const files = data.languages[lang];
-      if (!files) throw new LoadError(`the site has no search index for language "${lang}"`);
-      const [index, table] = await Promise.all([
-        fetchJson(new URL(files.index, searchUrl)),
-        fetchJson(new URL(files.chunks, searchUrl)),
-      ]);
-      return { lang, index: lunr.Index.load(index), docs: table.docs, chunks: table.chunks };
+      const [mods, data] = await Promise.all([modules(), manifest()]);
+      const entry = data.languages[lang];
+      if (!entry) throw new LoadError(`the site has no search index for language "${lang}"`);
+      const load = (name) => fetchJson(new URL(name, searchUrl));
+      const { lunr, query, analyzer } = mods;
+      return { lang, index: mods.shards.createShardedIndex({ lunr, query, analyzer, entry, fields: data.fields, load }) };
     });
-
-  const texts = (doc) => once(cache, `text:${doc.text}`, () => fetchJson(new URL(doc.text, searchUrl)));
 
   // Loads everything a search in `langs` needs and warns once when the index
   // was built by another analyzer than the one this page runs.
@@ -105,11 +102,12 @@ export function createEngine(assetsUrl) {
 
   // Ranked hits of every shard; across languages by score desc, then language
   // order, then numeric ref (the same order inside one shard as query.run).
-  function rank(mods, shards, text, options) {
+  async function rank(shards, text, options) {
     const ranked = [];
     let fuzzy = false;
-    for (const shard of shards) {
-      const found = mods.query.run(mods.lunr, shard.index, mods.analyzer, text, options);
+    const answers = await Promise.all(shards.map((shard) => shard.index.run(text, options)));
+    for (const [i, shard] of shards.entries()) {
+      const found = answers[i];
       fuzzy = fuzzy || found.fuzzy;
       for (const hit of found.hits) ranked.push({ shard, ref: hit.ref, score: hit.score });
     }
@@ -121,15 +119,14 @@ export function createEngine(assetsUrl) {
   // so when the text does not end in whitespace).
   async function search(text, { langs, limit = 10, prefix = true } = {}) {
     const { mods, shards } = await prepare(langs);
-    const { ranked, fuzzy } = rank(mods, shards, text, { prefix });
-    const shown = ranked.slice(0, limit).map(({ shard, ref, score }) => {
-      const [docIndex, anchor, heading] = shard.chunks[Number(ref)];
-      const doc = shard.docs[docIndex];
-      return { ref: `${doc.id}#${anchor}`, doc, anchor, heading, lang: shard.lang, score };
-    });
-    const bodies = await Promise.all(shown.map((result) => texts(result.doc)));
-    const results = shown.map((result, i) => {
-      const chunkText = bodies[i].chunks[result.anchor] || "";
+    const { ranked, fuzzy } = await rank(shards, text, { prefix });
+    const shown = await Promise.all(
+      ranked.slice(0, limit).map(async ({ shard, ref, score }) => {
+        const { doc, anchor, heading, text: chunkText } = await shard.index.chunk(Number(ref));
+        return { ref: `${doc.id}#${anchor}`, doc, anchor, heading, lang: shard.lang, score, chunkText };
+      }),
+    );
+    const results = shown.map(({ chunkText, ...result }) => {
       const quoted = mods.quote.quote(mods.analyzer, chunkText, text, { prefix });
       return {
         ...result,

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
+import bisect
 import json
 from dataclasses import asdict, dataclass
-from functools import cached_property
 from pathlib import Path
 
-from lunr.index import Index
-
-from . import analyzer, contract, query, quote
+from . import analyzer, contract, quote
+from .shards import ShardedIndex, run as run_sharded
 from ..errors import UsageError
 
 SUPPORTED = "supported"
@@ -42,58 +41,73 @@ class Answer:
 
 
 class Shard:
-    """One language of a built site, loaded on demand."""
+    """One language of a built site; its files are read when a query needs them."""
 
-    def __init__(self, search_dir: Path, lang: str, entry: dict):
-        self.search_dir = search_dir
+    def __init__(self, lang: str, entry: dict, fields: list[str], read):
         self.lang = lang
-        self.entry = entry
-        self._texts: dict[str, dict] = {}
+        self.read = read
+        self.index = ShardedIndex(entry, fields, read)
+        self.meta_firsts = [first for first, _ in entry["meta"]]
+        self.meta_names = [name for _, name in entry["meta"]]
 
-    @cached_property
-    def index(self) -> Index:
-        return Index.load(self._read(self.entry["index"]))
-
-    @cached_property
-    def table(self) -> dict:
-        return self._read(self.entry["chunks"])
-
-    def text(self, doc: dict, anchor: str) -> str:
-        name = doc["text"]
-        if name not in self._texts:
-            self._texts[name] = self._read(name)
-        return self._texts[name]["chunks"].get(anchor, "")
-
-    def _read(self, name: str) -> dict:
-        return json.loads((self.search_dir / name).read_text(encoding="utf-8"))
+    def chunk(self, ref: int) -> tuple[list, list, str]:
+        """``(doc, chunk, text)`` of a ref: ``[id, title, url]``, ``[doc, anchor, heading]``."""
+        meta = self.read(self.meta_names[bisect.bisect_right(self.meta_firsts, ref) - 1])
+        row = meta["chunks"][ref - meta["first"]]
+        text_firsts = [first for first, _ in meta["texts"]]
+        texts = self.read(meta["texts"][bisect.bisect_right(text_firsts, ref) - 1][1])
+        return meta["docs"][row[0]], row, texts["texts"][ref - texts["first"]]
 
 
 class SiteSearch:
     def __init__(self, site: Path | str):
         self.search_dir = Path(site) / contract.SEARCH_DIR
         manifest_path = self.search_dir / contract.MANIFEST_NAME
-        try:
-            manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise UsageError(f"no search index at {manifest_path}: build the site first") from None
-        if manifest.get("format") != contract.FORMAT_VERSION:
-            raise UsageError(f"{manifest_path}: index format {manifest.get('format')!r}, this citesearch reads {contract.FORMAT_VERSION}")
+        self._files: dict[str, object] = {}
+        if not manifest_path.is_file():
+            raise UsageError(f"no search index at {manifest_path}: build the site first")
+        manifest = self._read(contract.MANIFEST_NAME)
+        if not isinstance(manifest, dict) or manifest.get("format") != contract.FORMAT_VERSION:
+            found = manifest.get("format") if isinstance(manifest, dict) else None
+            raise UsageError(f"{manifest_path}: index format {found!r}, this citesearch reads {contract.FORMAT_VERSION}: rebuild the site")
         if manifest.get("analyzer") != {"name": analyzer.NAME, "version": analyzer.VERSION}:
             raise UsageError(f"{manifest_path}: built with analyzer {manifest.get('analyzer')}, rebuild the site")
         self.manifest = manifest
-        self.shards = {lang: Shard(self.search_dir, lang, entry) for lang, entry in manifest["languages"].items()}
+        try:
+            self.shards = {
+                lang: Shard(lang, entry, list(manifest["fields"]), self._read)
+                for lang, entry in manifest["languages"].items()
+            }
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise UsageError(f"{manifest_path}: damaged manifest ({exc.__class__.__name__}: {exc}), rebuild the site") from None
+
+    def _read(self, name: str):
+        """A search file, parsed once; a missing or garbled file is a usage error."""
+        if name not in self._files:
+            path = self.search_dir / name
+            try:
+                self._files[name] = json.loads(path.read_text(encoding="utf-8"))
+            except FileNotFoundError:
+                raise UsageError(f"{path}: missing, the search files are incomplete: rebuild the site") from None
+            except (OSError, ValueError) as exc:
+                raise UsageError(f"{path}: unreadable ({exc}), rebuild the site") from None
+        return self._files[name]
 
     def search(self, text: str, *, limit: int = 10, lang: str | None = None, prefix: bool = True) -> Answer:
         if lang is not None and lang not in self.shards:
             raise UsageError(f"no documents in language '{lang}' (this site has: {', '.join(sorted(self.shards))})")
         shards = [self.shards[lang]] if lang else [self.shards[k] for k in sorted(self.shards)]
-        hits, fuzzy = [], False
-        for order, shard in enumerate(shards):
-            found = query.run(shard.index, text, prefix=prefix)
-            fuzzy = fuzzy or found.fuzzy
-            hits += [(-hit.score, order, int(hit.ref), shard, hit) for hit in found.hits]
-        hits.sort(key=lambda h: h[:3])
-        results = [self._result(shard, hit, text, prefix) for *_, shard, hit in hits[:limit]]
+        try:
+            hits, fuzzy = [], False
+            for order, shard in enumerate(shards):
+                found = run_sharded(shard.index, text, prefix=prefix)
+                fuzzy = fuzzy or found.fuzzy
+                hits += [(-hit.score, order, int(hit.ref), shard, hit) for hit in found.hits]
+            hits.sort(key=lambda h: h[:3])
+            results = [self._result(shard, hit, text, prefix) for *_, shard, hit in hits[:limit]]
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            # Valid JSON of the wrong shape: a file from another build or tool.
+            raise UsageError(f"{self.search_dir}: damaged search files ({exc.__class__.__name__}: {exc}), rebuild the site") from None
         if any(r.quote for r in results):
             quoted = sum(1 for r in results if r.quote)
             status, message = SUPPORTED, f"{quoted} of {len(results)} passages quote the query."
@@ -103,15 +117,14 @@ class SiteSearch:
         return Answer(text, status, message, fuzzy, results)
 
     def _result(self, shard: Shard, hit, text: str, prefix: bool) -> Result:
-        doc_index, anchor, heading = shard.table["chunks"][int(hit.ref)]
-        doc = shard.table["docs"][doc_index]
-        found = quote.quote(shard.text(doc, anchor), text, prefix=prefix)
+        (doc_id, title, url), (_, anchor, heading), chunk_text = shard.chunk(int(hit.ref))
+        found = quote.quote(chunk_text, text, prefix=prefix)
         return Result(
-            ref=contract.public_ref(doc["id"], anchor),
-            doc_id=doc["id"],
-            title=doc["title"],
+            ref=contract.public_ref(doc_id, anchor),
+            doc_id=doc_id,
+            title=title,
             heading=heading,
-            url=f"{doc['url']}#{anchor}",
+            url=f"{url}#{anchor}",
             lang=shard.lang,
             score=round(hit.score, 6),
             quote=found.sentence if found else None,

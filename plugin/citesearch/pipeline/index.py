@@ -1,4 +1,4 @@
-"""Index: chunks -> lunr.js-compatible index shards, chunk tables and texts, per language."""
+"""Index: chunks -> the sharded search files of each language (layout in ``engine.contract``)."""
 
 from __future__ import annotations
 
@@ -10,13 +10,15 @@ from typing import Iterable, Sequence
 import lunr
 
 from ..engine import analyzer, contract
+from ..engine.shards import utf16_key, utf16_length
 from ..model import Chunk, ParsedDocument
 from .lunr_index import build_lunr_index
 
 # What the search files depend on besides the pages; the build cache reuses the
 # last build's files while none of it (nor any page field) changed.
 CACHE_MODULES = (__name__, "citesearch.pipeline.lunr_index", "citesearch.engine.analyzer",
-                 "citesearch.engine.stemmer_en", "citesearch.engine.contract", "citesearch.model")
+                 "citesearch.engine.stemmer_en", "citesearch.engine.contract", "citesearch.engine.shards",
+                 "citesearch.model")
 
 
 def cache_inputs(default_lang: str, generator: dict) -> dict:
@@ -55,33 +57,111 @@ class LanguageShard:
     entry: dict  # this language's entry in the manifest
 
 
+def grouped(items: Sequence, sizes: Sequence[int], target: int) -> list[range]:
+    """Consecutive ranges of ``items`` of about ``target`` bytes each (never empty)."""
+    groups, start, total = [], 0, 0
+    for i, size in enumerate(sizes):
+        total += size
+        if total >= target:
+            groups.append(range(start, i + 1))
+            start, total = i + 1, 0
+    if start < len(items):
+        groups.append(range(start, len(items)))
+    return groups
+
+
 def build_shard(lang: str, pages: Iterable[SearchPage]) -> LanguageShard:
-    """Index, chunk table and per-document texts of one language."""
-    files: dict[str, bytes] = {}
-    docs, table, chunks = [], [], []
+    """Term, dictionary, meta and text files of one language (see ``engine.contract``)."""
+    pages = list(pages)
+    chunks: list[Chunk] = []
+    owners: list[SearchPage] = []
     for page in pages:
-        indexed = [c for c in page.chunks if c.text]
-        text = dumps({"doc": page.doc_id, "chunks": {c.anchor: c.text for c in indexed}})
-        text_name = contract.text_name(digest(text))
-        files[text_name] = text
-        doc_index = len(docs)
-        docs.append({"id": page.doc_id, "title": page.title, "url": page.url, "text": text_name})
-        for chunk in indexed:
-            table.append([doc_index, chunk.anchor, list(chunk.heading_path)])
-            chunks.append(chunk)
-    index_bytes = dumps(build_lunr_index(chunks))
-    table_bytes = dumps({"docs": docs, "chunks": table})
-    index_name = contract.index_name(lang, digest(index_bytes))
-    table_name = contract.chunks_name(lang, digest(table_bytes))
-    files[index_name] = index_bytes
-    files[table_name] = table_bytes
+        for chunk in page.chunks:
+            if chunk.text:
+                chunks.append(chunk)
+                owners.append(page)
+    rows = _term_rows(build_lunr_index(chunks))
+    files: dict[str, bytes] = {}
     entry = {
-        "index": index_name,
-        "chunks": table_name,
-        "documents": len(docs),
+        "documents": len(pages),
         "chunks_count": len(chunks),
+        "terms": _term_files(lang, rows, files),
+        "dictionary": _dictionary_files(lang, [row[0] for row in rows], files),
+        "meta": _meta_files(lang, chunks, owners, files),
     }
     return LanguageShard(lang, files, entry)
+
+
+def _add(files: dict[str, bytes], name_of, data: object) -> str:
+    raw = dumps(data)
+    name = name_of(digest(raw))
+    files[name] = raw
+    return name
+
+
+def _term_rows(serialized: dict) -> list[list]:
+    """``[term, term_index, [ref, weight, ...] per field]`` in lunr.js order."""
+    fields = serialized["fields"]
+    weights: dict[str, dict[int, float]] = {}
+    for field_ref, elements in serialized["fieldVectors"]:
+        weights[field_ref] = dict(zip(elements[::2], elements[1::2]))
+    rows = []
+    for term, posting in serialized["invertedIndex"]:
+        index = posting["_index"]
+        row: list = [term, index]
+        for field in fields:
+            flat: list = []
+            for ref in sorted(posting[field], key=int):
+                flat += [int(ref), weights[f"{field}/{ref}"][index]]
+            row.append(flat)
+        rows.append(row)
+    return rows
+
+
+def _term_files(lang: str, rows: list[list], files: dict[str, bytes]) -> list[list]:
+    sizes = [len(dumps(row)) for row in rows]
+    listing = []
+    for group in grouped(rows, sizes, contract.TERMS_FILE_BYTES):
+        part = [rows[i] for i in group]
+        name = _add(files, lambda h: contract.shard_name(contract.TERMS_KIND, lang, h), {"terms": part})
+        listing.append([part[0][0], name])
+    return listing
+
+
+def _dictionary_files(lang: str, terms: list[str], files: dict[str, bytes]) -> list[list]:
+    """The terms again, by length: an edit-distance-1 neighbour is one unit longer or shorter."""
+    terms = sorted(terms, key=lambda term: (utf16_length(term), utf16_key(term)))
+    sizes = [len(term.encode("utf-8")) + 3 for term in terms]
+    listing = []
+    for group in grouped(terms, sizes, contract.DICTIONARY_FILE_BYTES):
+        part = [terms[i] for i in group]
+        name = _add(files, lambda h: contract.shard_name(contract.DICTIONARY_KIND, lang, h), {"terms": part})
+        listing.append([utf16_length(part[0]), utf16_length(part[-1]), name])
+    return listing
+
+
+def _meta_files(lang: str, chunks: list[Chunk], owners: list[SearchPage], files: dict[str, bytes]) -> list[list]:
+    """Documents and chunks by ref range, each with the text files of its refs."""
+    sizes = [len(c.anchor) + sum(len(h) for h in c.heading_path) + 16 for c in chunks]
+    listing = []
+    for group in grouped(chunks, sizes, contract.META_FILE_BYTES):
+        docs: dict[int, int] = {}  # id(page) -> position in this file's docs
+        doc_rows, chunk_rows = [], []
+        for ref in group:
+            page = owners[ref]
+            if id(page) not in docs:
+                docs[id(page)] = len(doc_rows)
+                doc_rows.append([page.doc_id, page.title, page.url])
+            chunk_rows.append([docs[id(page)], chunks[ref].anchor, list(chunks[ref].heading_path)])
+        texts = []
+        text_sizes = [len(chunks[ref].text.encode("utf-8")) for ref in group]
+        for part in grouped(group, text_sizes, contract.TEXT_FILE_BYTES):
+            refs = [group[i] for i in part]
+            body = {"first": refs[0], "texts": [chunks[ref].text for ref in refs]}
+            texts.append([refs[0], _add(files, contract.text_name, body)])
+        meta = {"first": group[0], "docs": doc_rows, "chunks": chunk_rows, "texts": texts}
+        listing.append([group[0], _add(files, lambda h: contract.shard_name(contract.META_KIND, lang, h), meta)])
+    return listing
 
 
 def index_documents(pages: Sequence[ParsedDocument], default_lang: str, generator: dict) -> dict[str, bytes]:
@@ -110,5 +190,5 @@ def build_search_files(pages: Sequence[SearchPage], default_lang: str, generator
         "default_lang": default_lang,
         "languages": {shard.lang: shard.entry for shard in shards},
     }
-    files[contract.MANIFEST_NAME] = json.dumps(manifest, ensure_ascii=False, indent=1).encode("utf-8")
+    files[contract.MANIFEST_NAME] = dumps(manifest)
     return {f"{contract.SEARCH_DIR}/{name}": data for name, data in files.items()}

@@ -1,0 +1,236 @@
+"""The sharded index scores exactly as the whole lunr index, in lunr.js and lunr.py,
+and a damaged site is refused with one clear message."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from lunr.index import Index
+
+from citesearch import assemble, load_config
+from citesearch.cli import main
+from citesearch.engine import contract, query, shards
+from citesearch.pipeline.index import build_search_files, search_pages
+from citesearch.pipeline.lunr_index import build_lunr_index
+from conftest import BASIC_SITE, REPO
+from node_support import run_node
+
+VECTORS = json.loads((REPO / "tests/vectors/search_queries.json").read_text(encoding="utf-8"))
+
+# Prefixes, typos (the fuzzy fallback), CJK bigrams and lone ideographs, Russian forms.
+EXTRA_QUERIES = {
+    "en": ["anch", "an", "con", "stable anch", "anchr", "confgiuration", "serch indx", "the a of", "zzzzqx", "x"],
+    "ru": ["парамет", "параметры", "поиск", "поск", "документац", "и в на"],
+    "zh": ["路径", "路", "搜索", "参", "索引文件", "搜", "citesarch", "manifst", "serch 搜索"],
+}
+
+
+@dataclass(frozen=True)
+class TwoIndexes:
+    """One site's search files and, per language, the whole lunr index built apart."""
+
+    site: Path
+    full: dict[str, Path]  # lang -> serialized whole index
+    terms: dict[str, list[str]]  # lang -> every indexed term
+
+
+def _two_indexes(content: Path, out: Path) -> TwoIndexes:
+    assembled = assemble(content, load_config(content))
+    pages = search_pages(assembled.pages)
+    with pytest.MonkeyPatch.context() as patch:
+        # Tiny files, so that prefixes and fuzzy neighbours span many of them.
+        for name, size in (("TERMS", 300), ("DICTIONARY", 200), ("META", 300), ("TEXT", 200)):
+            patch.setattr(contract, f"{name}_FILE_BYTES", size)
+        files = build_search_files(pages, "en", {"name": "test"})
+    for name, data in files.items():
+        (out / name).parent.mkdir(parents=True, exist_ok=True)
+        (out / name).write_bytes(data)
+    assert len(json.loads(files["search/manifest.json"])["languages"]["en"]["terms"]) > 5
+    full, terms = {}, {}
+    for lang in sorted({page.lang for page in pages}):
+        chunks = [c for page in pages if page.lang == lang for c in page.chunks if c.text]
+        serialized = build_lunr_index(chunks)
+        full[lang] = out / f"full.{lang}.json"
+        full[lang].write_text(json.dumps(serialized, ensure_ascii=False), encoding="utf-8")
+        terms[lang] = [term for term, _ in serialized["invertedIndex"]]
+    return TwoIndexes(out, full, terms)
+
+
+@pytest.fixture(scope="module")
+def content_indexes(tmp_path_factory) -> TwoIndexes:
+    return _two_indexes(REPO / "content", tmp_path_factory.mktemp("content-shards"))
+
+
+@pytest.fixture(scope="module")
+def basic_indexes(tmp_path_factory) -> TwoIndexes:
+    return _two_indexes(BASIC_SITE, tmp_path_factory.mktemp("basic-shards"))
+
+
+def generated_queries(terms: list[str], count: int, seed: int) -> list[str]:
+    """Words of the index, cut short (prefix), with a typo (fuzzy), and mixed."""
+    rng = random.Random(seed)
+    result = []
+    for _ in range(count):
+        words = []
+        for _ in range(rng.randint(1, 3)):
+            word = rng.choice(terms)
+            roll = rng.random()
+            if roll < 0.3 and len(word) > 2:
+                word = word[: rng.randint(1, len(word) - 1)]
+            elif roll < 0.5 and len(word) > 3:
+                i = rng.randrange(len(word))
+                word = word[:i] + rng.choice("aeiouxz") + word[i + 1 :]
+            words.append(word)
+        result.append(" ".join(words))
+    return result
+
+
+def queries_for(indexes: TwoIndexes, vectors: str, lang: str) -> list[str]:
+    return VECTORS[vectors][lang] + VECTORS["raw_input"] + EXTRA_QUERIES[lang] + generated_queries(indexes.terms[lang], 80, 11)
+
+
+def node_answers(indexes: TwoIndexes, lang: str, queries: list[str], prefix: bool) -> tuple[list, list]:
+    payload = {"queries": queries, "prefix": prefix}
+    whole = run_node("search-batch.mjs", payload, str(indexes.full[lang]), timeout=600)
+    sharded = run_node("search-batch.mjs", payload, "--shards", str(indexes.site), lang, timeout=600)
+    return whole, sharded
+
+
+@pytest.mark.parametrize("prefix", [True, False], ids=["prefix", "exact"])
+@pytest.mark.parametrize("lang", ["en", "ru", "zh"])
+def test_lunr_js_scores_on_shards_equal_the_whole_index(content_indexes, lang, prefix):
+    queries = queries_for(content_indexes, "content", lang)
+    whole, sharded = node_answers(content_indexes, lang, queries, prefix)
+    fuzzy = 0
+    for text, expected, found in zip(queries, whole, sharded, strict=True):
+        assert found == expected, text  # refs, scores (exact floats) and the fuzzy flag
+        fuzzy += expected["fuzzy"]
+    assert fuzzy, "some queries exercise the fuzzy fallback"
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "zh"])
+def test_lunr_js_scores_on_shards_equal_the_whole_index_on_the_fixture_site(basic_indexes, lang):
+    queries = queries_for(basic_indexes, "basic", lang)
+    whole, sharded = node_answers(basic_indexes, lang, queries, True)
+    assert sharded == whole
+
+
+def python_hits(indexes: TwoIndexes, lang: str, text: str, whole: dict) -> tuple[query.Results, query.Results]:
+    if lang not in whole:
+        whole[lang] = Index.load(json.loads(indexes.full[lang].read_text(encoding="utf-8")))
+    manifest = json.loads((indexes.site / "search/manifest.json").read_text(encoding="utf-8"))
+    read = lambda name: json.loads((indexes.site / "search" / name).read_text(encoding="utf-8"))  # noqa: E731
+    sharded = shards.ShardedIndex(manifest["languages"][lang], manifest["fields"], read)
+    return query.run(whole[lang], text), shards.run(sharded, text)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "zh"])
+def test_lunr_py_scores_on_shards_equal_the_whole_index(content_indexes, lang):
+    whole: dict = {}
+    for text in queries_for(content_indexes, "content", lang):
+        expected, found = python_hits(content_indexes, lang, text, whole)
+        assert found == expected, text
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_query_of_index_words_scores_the_same_on_shards(content_indexes, data):
+    lang = data.draw(st.sampled_from(["en", "ru", "zh"]))
+    words = st.sampled_from(content_indexes.terms[lang])
+    edited = st.tuples(words, st.integers(0, 12), st.sampled_from(["", "e", "x", "я", "的"])).map(
+        lambda t: t[0][: t[1]] + t[2] + t[0][t[1] + 1 :]
+    )
+    text = " ".join(data.draw(st.lists(st.one_of(words, edited), min_size=1, max_size=3)))
+    expected, found = python_hits(content_indexes, lang, text, _WHOLE)
+    assert found == expected
+
+
+_WHOLE: dict = {}
+
+
+def test_a_query_reads_only_the_term_files_of_its_terms(content_indexes):
+    manifest = json.loads((content_indexes.site / "search/manifest.json").read_text(encoding="utf-8"))
+    entry = dict(manifest["languages"]["en"])
+    # Cut the English terms into one file per term, to see which files a query reads.
+    rows = [row for _, name in entry["terms"] for row in json.loads((content_indexes.site / "search" / name).read_text())["terms"]]
+    files = {f"t{i}": {"terms": [row]} for i, row in enumerate(rows)}
+    entry["terms"] = [[row[0], f"t{i}"] for i, row in enumerate(rows)]
+    read_names: list[str] = []
+
+    def read(name):
+        read_names.append(name)
+        if name in files:
+            return files[name]
+        return json.loads((content_indexes.site / "search" / name).read_text(encoding="utf-8"))
+
+    found = shards.run(shards.ShardedIndex(entry, manifest["fields"], read), "stable anchors", prefix=False)
+    assert found.hits and not found.fuzzy
+    assert sorted(files[name]["terms"][0][0] for name in read_names) == ["anchor", "stabl"]
+
+
+# --- a damaged site: one clear message, exit 2, no traceback -------------------
+
+
+@pytest.fixture
+def site_copy(content_built, tmp_path) -> Path:
+    target = tmp_path / "site"
+    shutil.copytree(content_built / "search", target / "search")
+    return target
+
+
+def search_fails(capsys, site: Path, query_text: str = "stable anchors") -> str:
+    assert main(["search", "--site", str(site), "--", query_text]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+def manifest_of(site: Path) -> dict:
+    return json.loads((site / "search/manifest.json").read_text(encoding="utf-8"))
+
+
+def test_search_without_a_manifest_says_to_build(capsys, site_copy):
+    (site_copy / "search/manifest.json").unlink()
+    assert "no search index at" in search_fails(capsys, site_copy)
+
+
+@pytest.mark.parametrize("garbage", [b"{not json", b"\xff\xfe\x00", b"[1, 2]", b'{"format": 2}', b"null"])
+def test_search_with_a_garbled_manifest_is_refused(capsys, site_copy, garbage):
+    (site_copy / "search/manifest.json").write_bytes(garbage)
+    message = search_fails(capsys, site_copy)
+    assert "manifest.json" in message and "rebuild the site" in message
+
+
+def test_search_with_an_unknown_format_names_both_versions(capsys, site_copy):
+    manifest = manifest_of(site_copy)
+    manifest["format"] = 1
+    (site_copy / "search/manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    assert "index format 1, this citesearch reads 2" in search_fails(capsys, site_copy)
+
+
+@pytest.mark.parametrize("kind", ["terms", "meta"])
+def test_search_with_a_missing_file_names_it(capsys, site_copy, kind):
+    for *_, name in manifest_of(site_copy)["languages"]["en"][kind]:
+        (site_copy / "search" / name).unlink()
+    message = search_fails(capsys, site_copy)
+    assert f"/search/{kind}.en." in message and "missing" in message
+
+
+def test_search_with_a_missing_text_file_names_it(capsys, site_copy):
+    shutil.rmtree(site_copy / "search/text")
+    assert "/search/text/" in search_fails(capsys, site_copy)
+
+
+def test_search_with_a_file_of_the_wrong_shape_is_refused(capsys, site_copy):
+    for *_, name in manifest_of(site_copy)["languages"]["en"]["terms"]:
+        (site_copy / "search" / name).write_text('{"terms": [["anchor", 1]]}', encoding="utf-8")
+    assert "damaged search files" in search_fails(capsys, site_copy)

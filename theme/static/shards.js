@@ -1,0 +1,132 @@
+// One language's sharded index: fetches only the files a query needs and
+// assembles them into a partial lunr index that scores exactly as the whole
+// one (the layout and the reason are in plugin/citesearch/engine/contract.py).
+// Mirrors plugin/citesearch/engine/shards.py.
+
+// Levenshtein distance with adjacent transpositions <= 1: every term lunr's
+// fuzzy match (edit distance 1) can reach. Lengths in UTF-16 units, as lunr.js.
+export function withinOneEdit(a, b) {
+  if (a === b) return true;
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let start = 0;
+  while (start < Math.min(a.length, b.length) && a[start] === b[start]) start++;
+  a = a.slice(start);
+  b = b.slice(start);
+  if (a.length === b.length) {
+    return a.slice(1) === b.slice(1) || (a.length >= 2 && a[0] === b[1] && a[1] === b[0] && a.slice(2) === b.slice(2));
+  }
+  return a.length > b.length ? a.slice(1) === b : b.slice(1) === a;
+}
+
+// Position of the last key not after `key` (terms compare by UTF-16 units, the
+// order of the term files; refs as numbers), -1 when every key is after it.
+function lastNotAfter(keys, key) {
+  let low = 0;
+  let high = keys.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (key < keys[middle]) high = middle;
+    else low = middle + 1;
+  }
+  return low - 1;
+}
+
+// A lunr index of some terms, with their original term indices and weights.
+export function assemble(lunr, fields, rows) {
+  const sorted = [...rows].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const invertedIndex = [];
+  const vectors = new Map();
+  for (const [term, termIndex, ...perField] of sorted) {
+    const posting = { _index: termIndex };
+    fields.forEach((field, f) => {
+      const refs = {};
+      const flat = perField[f];
+      for (let i = 0; i < flat.length; i += 2) {
+        refs[flat[i]] = {};
+        const key = `${field}/${flat[i]}`;
+        if (!vectors.has(key)) vectors.set(key, []);
+        vectors.get(key).push([termIndex, flat[i + 1]]);
+      }
+      posting[field] = refs;
+    });
+    invertedIndex.push([term, posting]);
+  }
+  const fieldVectors = [...vectors].map(([key, pairs]) => [key, pairs.sort((a, b) => a[0] - b[0]).flat()]);
+  return lunr.Index.load({ version: lunr.version, fields, fieldVectors, invertedIndex, pipeline: [] });
+}
+
+// `load(name)` → Promise of a search file's JSON; each file is loaded once.
+// `query` is query.js, `analyzer` from analyzer.js.
+export function createShardedIndex({ lunr, query, analyzer, entry, fields, load }) {
+  const files = new Map();
+  const file = (name) => {
+    if (!files.has(name)) {
+      const promise = load(name);
+      files.set(name, promise);
+      promise.catch(() => files.delete(name));
+    }
+    return files.get(name);
+  };
+  const firsts = entry.terms.map(([first]) => first);
+  const termFile = (term) => lastNotAfter(firsts, term);
+
+  function prefixFiles(prefix) {
+    const first = termFile(prefix);
+    const found = first >= 0 ? [first] : [];
+    for (let p = first + 1; p < firsts.length && firsts[p].startsWith(prefix); p++) found.push(p);
+    return found;
+  }
+
+  async function neighbours(term) {
+    const names = entry.dictionary
+      .filter(([low, high]) => low <= term.length + 1 && high >= term.length - 1)
+      .map(([, , name]) => name);
+    const dictionaries = await Promise.all(names.map(file));
+    return dictionaries.flatMap((d) => d.terms.filter((other) => withinOneEdit(term, other)));
+  }
+
+  // Names of the term files holding every term the clauses can match.
+  async function filesFor(items) {
+    const positions = new Set();
+    const lists = await Promise.all(
+      items.map(async (c) => {
+        if (c.wildcardTrailing) return prefixFiles(c.term);
+        const terms = c.editDistance > 0 ? await neighbours(c.term) : [c.term];
+        return terms.map(termFile).filter((p) => p >= 0);
+      }),
+    );
+    for (const list of lists) for (const p of list) positions.add(p);
+    return [...positions].sort((a, b) => a - b).map((p) => entry.terms[p][1]);
+  }
+
+  async function index(items) {
+    const data = await Promise.all((await filesFor(items)).map(file));
+    return assemble(lunr, fields, data.flatMap((d) => d.terms));
+  }
+
+  // query.run on the partial index of the query's terms: the same hits and
+  // scores as on the whole index.
+  async function run(text, options = {}) {
+    const items = query.clauses(analyzer, text, options);
+    if (!items.length) return { hits: [], fuzzy: false };
+    const found = query.run(lunr, await index(items), analyzer, text, options);
+    if (found.hits.length && !found.fuzzy) return found;
+    // Exact terms found nothing: the fuzzy fallback needs every neighbour too.
+    const wider = await index([...items, ...query.fuzzyClauses(items)]);
+    return query.run(lunr, wider, analyzer, text, options);
+  }
+
+  const metaFirsts = entry.meta.map(([first]) => first);
+
+  // {doc: {id, title, url}, anchor, heading, text} of a ref.
+  async function chunk(ref) {
+    const meta = await file(entry.meta[lastNotAfter(metaFirsts, ref)][1]);
+    const [docIndex, anchor, heading] = meta.chunks[ref - meta.first];
+    const [id, title, url] = meta.docs[docIndex];
+    const textFirsts = meta.texts.map(([first]) => first);
+    const texts = await file(meta.texts[lastNotAfter(textFirsts, ref)][1]);
+    return { doc: { id, title, url }, anchor, heading, text: texts.texts[ref - texts.first] };
+  }
+
+  return { run, chunk, filesFor };
+}
