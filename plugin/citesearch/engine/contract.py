@@ -2,31 +2,56 @@
 
 Everything the widget relies on is named here once and written into
 ``search/manifest.json``; the widget refuses a manifest whose ``format``
-it does not know.  Layout of ``site/search/``::
+it does not know.  Layout of ``site/search/`` (one set per language)::
 
     manifest.json                     fixed path, never cached
-    index.<lang>.<hash>.json          lunr.js 2.3.9 serialized index
-    chunks.<lang>.<hash>.json         ref table: documents + chunks, no text
-    text/<hash>.json                  the chunk texts of one document
+    terms.<lang>.<hash>.json          postings and weights of a range of terms
+    dict.<lang>.<hash>.json           terms of some lengths, for fuzzy expansion
+    meta.<lang>.<hash>.json           documents and chunks of a range of refs
+    text/<hash>.json                  the texts of a range of refs
 
-``chunks.<lang>.json``::
+The lunr ref of chunk ``i`` is ``str(i)``: numeric refs keep the files small,
+and the public ref ``doc_id#anchor`` is looked up in the meta files.
 
-    {"docs":   [{"id": "guide/install", "title": "Install",
-                 "url": "guide/install.html", "text": "text/<hash>.json"}],
-     "chunks": [[doc_index, "anchor", ["Title", "H2", "H3"]], ...]}
+A query fetches only the term files of its terms and assembles a partial
+lunr.js index from them.  lunr scores a document by the dot product of the
+query vector with the document's field vectors over the query's terms,
+divided by the query vector's magnitude: the entries of other terms never
+count, so the partial index scores exactly as the whole one would.
 
-The lunr ref of chunk ``i`` is ``str(i)``: numeric refs keep the index small,
-and the public ref ``doc_id#anchor`` is looked up in this table.
+Manifest, per language::
 
-``text/<hash>.json``::
+    {"documents": 12, "chunks_count": 80,
+     "terms":      [["first term", "terms.en.<hash>.json"], ...],  # UTF-16 order
+     "dictionary": [[shortest, longest, "dict.en.<hash>.json"], ...],
+     "meta":       [[first_ref, "meta.en.<hash>.json"], ...]}
 
-    {"doc": "guide/install", "chunks": {"anchor": "plain text", ...}}
+A term lives in the last term file whose first term is not after it (terms
+ordered by UTF-16 code units, as lunr.js orders them); the terms starting
+with a prefix are consecutive.  ``terms.<lang>.json``::
+
+    {"terms": [["term", term_index, [ref, weight, ...], ...one list per field]]}
+
+``term_index`` is the term's position in the whole index (lunr's ``_index``);
+``weight`` the term's BM25 weight in that field of that chunk, as lunr.py
+serialized it.  ``dict.<lang>.json`` lists terms by length in UTF-16 code
+units, then UTF-16 order: ``{"terms": [...]}``; an edit-distance-1 neighbour
+of a term is at most one unit longer or shorter.  ``meta.<lang>.json``::
+
+    {"first": 0,
+     "docs":   [["guide/install", "Install", "guide/install.html"], ...],
+     "chunks": [[doc, "anchor", ["Title", "H2", "H3"]], ...],  # refs first, first+1, ...
+     "texts":  [[first_ref, "text/<hash>.json"], ...]}
+
+``doc`` indexes ``docs`` of the same file.  ``text/<hash>.json``::
+
+    {"first": 12, "texts": ["plain text of ref 12", ...]}
 
 Results are ordered by lunr score descending, ties by numeric ref ascending,
 on both sides.
 """
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 SEARCH_DIR = "search"
 MANIFEST_NAME = "manifest.json"
@@ -45,13 +70,21 @@ HASH_LENGTH = 16
 
 HEADING_SEPARATOR = " › "
 
+# Target sizes of the files a query fetches, in uncompressed bytes (JSON of
+# numbers and words compresses about 3-4x): a term file is ~10-40 KB gzipped,
+# a text file about one passage.
+TERMS_FILE_BYTES = 64_000
+DICTIONARY_FILE_BYTES = 48_000
+META_FILE_BYTES = 16_000
+TEXT_FILE_BYTES = 4_000
 
-def index_name(lang: str, digest: str) -> str:
-    return f"index.{lang}.{digest[:HASH_LENGTH]}.json"
+TERMS_KIND = "terms"
+DICTIONARY_KIND = "dict"
+META_KIND = "meta"
 
 
-def chunks_name(lang: str, digest: str) -> str:
-    return f"chunks.{lang}.{digest[:HASH_LENGTH]}.json"
+def shard_name(kind: str, lang: str, digest: str) -> str:
+    return f"{kind}.{lang}.{digest[:HASH_LENGTH]}.json"
 
 
 def text_name(digest: str) -> str:
