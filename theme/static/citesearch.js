@@ -1,6 +1,7 @@
 // citesearch reader widget: the search box in the page header.
 // Nothing heavy loads until the box is first focused (or the URL has `?q=`);
-// the widget finds every file relative to its own URL.
+// the widget finds its modules relative to its own URL, and the search folder
+// and site root where the page's <meta name="citesearch:search"> says.
 
 import { createEngine, LoadError } from "./widget-engine.js";
 import { highlightLanding } from "./widget-landing.js";
@@ -14,7 +15,17 @@ const DEBOUNCE_MS = 120;
 // holds many matching passages (the bench counts the first five documents).
 const LIMIT = 20;
 
-const engine = createEngine(import.meta.url);
+const SEARCH_META = 'meta[name="citesearch:search"]';
+
+// Resolved once against the page that loaded the widget: pages swapped in later
+// without a reload (Material's instant navigation) keep the first page's <head>.
+function searchLocation() {
+  const meta = document.querySelector(SEARCH_META);
+  if (!meta) return {}; // a page without the tag: the search folder beside assets/
+  return { searchUrl: new URL(meta.content, document.baseURI), siteUrl: new URL(meta.dataset.root || "./", document.baseURI) };
+}
+
+const engine = createEngine(import.meta.url, searchLocation());
 
 function isEditable(target) {
   return target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
@@ -238,6 +249,9 @@ function land() {
     console.warn("citesearch: could not highlight the passage:", error)
   );
 }
-land();
+// Material for MkDocs' instant navigation swaps pages in without a reload and
+// announces each one (the first included) on its document$ observable.
+if (window.document$?.subscribe) window.document$.subscribe(land);
+else land();
 // A result on the page already shown differs only by its fragment: no reload.
 addEventListener("hashchange", land);

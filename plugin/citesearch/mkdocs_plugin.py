@@ -1,0 +1,269 @@
+"""citesearch as an MkDocs plugin: ``plugins: [citesearch]`` gives the site cited-snippet search.
+
+MkDocs renders the pages; citesearch adds its chunker to MkDocs' Markdown
+extensions, collects each page's finished chunks from the extension instance
+(MkDocs drops its ``Markdown`` object after every page), writes the same
+search files as ``citesearch build`` and adds the widget to every page.
+Pages whose front matter says ``visibility: editor`` are removed before MkDocs
+reads them: no page, no index entry, no link target.
+
+The plugin defines ``on_startup``, so ``mkdocs serve`` keeps one instance
+across rebuilds: a ``--dirty`` rebuild renders only changed pages, and the
+chunks of the others come from the previous build.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+from pathlib import Path
+from typing import Literal
+
+import jinja2
+from mkdocs.config import config_options as c
+from mkdocs.config.base import Config as MkDocsPluginConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin
+from mkdocs.structure.files import Files
+from mkdocs.structure.pages import Page
+from mkdocs.utils import get_relative_url
+from mkdocs.utils.meta import get_data
+
+from .config import LANG_RE
+from .engine import contract
+from .markdown_ext.chunk import DEFAULT_BUDGET, ChunkExtension
+from .model import EDITOR, PUBLIC, VISIBILITIES
+from .pipeline.index import SearchPage, build_search_files
+from .pipeline.render import static_files, theme_dir
+from .version import __version__
+
+log = logging.getLogger("mkdocs.plugins.citesearch")
+GENERATOR = {"name": "citesearch-mkdocs", "version": __version__}
+MIN_BUDGET = 50  # as citesearch.yml's chunk_budget
+
+
+class CitesearchConfig(MkDocsPluginConfig):
+    #: Language of pages whose front matter has no ``lang``; default: the theme's language.
+    lang = c.Optional(c.Type(str))
+    #: Characters a chunk may hold before the next block starts a new chunk.
+    chunk_budget = c.Type(int, default=DEFAULT_BUDGET)
+    #: Front matter key that marks drafts (``<key>: editor``).
+    visibility_key = c.Type(str, default="visibility")
+    #: ``public`` leaves editor-only pages out; ``editor`` builds them too (a private preview).
+    role = c.Choice(VISIBILITIES, default=PUBLIC)
+    #: Folder of the search files, relative to the site.
+    search_dir = c.Type(str, default=contract.SEARCH_DIR)
+    #: Folder of the widget's scripts and styles, relative to the site.
+    assets_dir = c.Type(str, default="assets/citesearch")
+
+
+class CitesearchPlugin(BasePlugin[CitesearchConfig]):
+    def __init__(self) -> None:
+        self.pages: dict[str, SearchPage] = {}  # src_uri -> chunks, kept across serve rebuilds
+        self.extension = ChunkExtension()
+        self.lang = "en"
+        self.hidden: set[str] = set()
+        self.files = Files([])
+
+    def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
+        """Present so that ``mkdocs serve`` keeps this instance (and its chunks) between builds."""
+
+    def on_config(self, config):
+        options = self.config
+        if options.chunk_budget < MIN_BUDGET:
+            raise PluginError(f"citesearch: 'chunk_budget' must be a whole number of at least {MIN_BUDGET}, got {options.chunk_budget}")
+        for key in ("search_dir", "assets_dir"):
+            value = options[key].strip("/")
+            if not value or ".." in value.split("/"):
+                raise PluginError(f"citesearch: '{key}' must be a folder inside the site, got '{options[key]}'")
+            options[key] = value
+        self.lang = language_code(options.lang or theme_language(config))
+        if not LANG_RE.match(self.lang):
+            raise PluginError(f"citesearch: 'lang' must be a language code like 'en' or 'zh', got '{self.lang}'")
+        if "search" in config.plugins and options.search_dir == contract.SEARCH_DIR:
+            log.warning("citesearch: MkDocs' own 'search' plugin is enabled too and shares the 'search/' folder; "
+                        "list only citesearch under 'plugins:' (or set 'search_dir')")
+        self.extension = ChunkExtension(budget=options.chunk_budget)
+        config.markdown_extensions.append(self.extension)
+        return config
+
+    def on_files(self, files: Files, config) -> Files:
+        """Drop editor-only pages before MkDocs reads them: they are never published."""
+        self.hidden = set()
+        if self.config.role == EDITOR:
+            return files
+        key = self.config.visibility_key
+        for file in list(files.documentation_pages()):
+            visibility = front_matter(file.content_string).get(key, PUBLIC)
+            if visibility not in VISIBILITIES:
+                raise PluginError(
+                    f"{file.src_uri}:1: unknown {key} '{visibility}' (choose {' or '.join(VISIBILITIES)})"
+                )
+            if visibility == EDITOR:
+                files.remove(file)
+                self.hidden.add(file.src_uri)
+        return files
+
+    def on_page_content(self, html: str, *, page: Page, config, files: Files) -> str:
+        # MkDocs rendered this page just now, with our extension instance.
+        self.pages[page.file.src_uri] = self._search_page(page)
+        return html
+
+    def _search_page(self, page: Page) -> SearchPage:
+        lang = page.meta.get("lang", self.lang)
+        if not isinstance(lang, str) or not LANG_RE.match(lang):
+            raise PluginError(f"{page.file.src_uri}:1: 'lang' must be a language code like 'en' or 'zh', got {lang!r}")
+        doc_id = page.file.src_uri.removesuffix(".md")
+        title = page.title or doc_id
+        chunks = self.extension.result.finish(doc_id, lang, title)
+        return SearchPage(doc_id, page.url, title, lang, chunks)
+
+    def on_post_page(self, output: str, *, page: Page, config) -> str:
+        root = get_relative_url(".", page.url).rstrip("/") + "/"
+        box = self._box(page.meta.get("lang", self.lang))
+        return inject(output, self._head(root), box, self._script(root))
+
+    def on_post_build(self, *, config) -> None:
+        site = Path(config.site_dir)
+        documents = sorted(f.src_uri for f in self.files.documentation_pages())
+        missing = [uri for uri in documents if uri not in self.pages]
+        if missing:  # `build --dirty` in a fresh process: pages MkDocs did not render this time
+            self._render(missing, config)
+        pages = [self.pages[uri] for uri in documents]
+        search = build_search_files(pages, self.lang, GENERATOR)
+        written = {path.split("/", 1)[1]: data for path, data in search.items()}
+        write_folder(site / self.config.search_dir, written)
+        for name, source in static_files(theme_dir()).items():
+            target = site / self.config.assets_dir / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(source.read_bytes())
+        log.info(f"citesearch: {len(pages)} pages, {sum(len(p.chunks) for p in pages)} chunks indexed"
+                 + (f", {len(self.hidden)} editor-only pages left out" if self.hidden else ""))
+
+    def on_env(self, env, *, config, files: Files):
+        self.files = files  # after every plugin's on_files and the nav: the pages of this build
+        return env
+
+    def _render(self, uris: list[str], config) -> None:
+        for file in self.files.documentation_pages():
+            if file.src_uri in uris and file.page is not None:
+                file.page.read_source(config)
+                file.page.render(config, self.files)
+                self.pages[file.src_uri] = self._search_page(file.page)
+
+    # --- what every page gets --------------------------------------------------------------
+
+    def _head(self, root: str) -> str:
+        assets = f"{root}{self.config.assets_dir}/"
+        version = asset_version()
+        modules = ", ".join(
+            f'"{assets}{name}": "{assets}{name}?v={version}"' for name in module_names()
+        )
+        return (
+            f'<meta name="citesearch:search" content="{root}{self.config.search_dir}/" data-root="{root}">\n'
+            f'<script type="importmap">{{"imports": {{{modules}}}}}</script>\n'
+            f'<link rel="stylesheet" href="{assets}search.css?v={version}">\n'
+        )
+
+    def _script(self, root: str) -> str:
+        return f'<script type="module" src="{root}{self.config.assets_dir}/citesearch.js?v={asset_version()}"></script>\n'
+
+    def _box(self, lang: str) -> str:
+        return box_template().render(page_lang=lang)
+
+
+# --- helpers without plugin state -----------------------------------------------------------------
+
+def theme_language(config) -> str:
+    """Material's ``theme.language``, else the ``mkdocs`` theme's locale, else English."""
+    theme = config.theme
+    language = theme.get("language") if hasattr(theme, "get") else None
+    if isinstance(language, str) and language:
+        return language
+    locale = theme.get("locale") if hasattr(theme, "get") else None
+    return getattr(locale, "language", None) or "en"
+
+
+def language_code(lang: str) -> str:
+    """MkDocs locales (``zh_CN``) as citesearch language codes (``zh-cn``)."""
+    return lang.replace("_", "-").lower()
+
+
+def front_matter(source: str) -> dict:
+    """The page's front matter as MkDocs reads it (the same keys ``page.meta`` will have)."""
+    _, meta = get_data(source)
+    return meta
+
+
+_versions: dict[str, str] = {}
+
+
+def asset_version() -> str:
+    """Hash of the widget's files: a redeployed site never mixes old and new modules."""
+    if "assets" not in _versions:
+        digest = hashlib.sha256()
+        for name, path in static_files(theme_dir()).items():
+            digest.update(name.encode() + b"\0" + path.read_bytes())
+        _versions["assets"] = digest.hexdigest()[:10]
+    return _versions["assets"]
+
+
+def module_names() -> list[str]:
+    return sorted(n for n in static_files(theme_dir()) if n.endswith(".js") and "/" not in n)
+
+
+def box_template() -> jinja2.Template:
+    """The standalone theme's own search box (templates/search.html)."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(theme_dir() / "templates")),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    return env.get_template("search.html")
+
+
+_MATERIAL_HEADER_END = re.compile(r"</nav>\s*</header>")
+_MKDOCS_NAVBAR = '<ul class="nav navbar-nav ms-md-auto">'
+_BODY_OPEN = re.compile(r"<body[^>]*>")
+
+
+def inject(html: str, head: str, box: str, script: str) -> str:
+    """The page with the widget: tags in <head>, the box in the theme's header, the script last.
+
+    Material: at the right end of its header bar; theme ``mkdocs``: in the navbar,
+    before its right-hand links; any other theme: at the top of <body>.
+    """
+    html = html.replace("</head>", head + "</head>", 1)
+    header_end = _MATERIAL_HEADER_END.search(html)
+    if header_end:
+        html = html[: header_end.start()] + box + html[header_end.start():]
+    elif _MKDOCS_NAVBAR in html:
+        html = html.replace(_MKDOCS_NAVBAR, box + _MKDOCS_NAVBAR, 1)
+    else:
+        body = _BODY_OPEN.search(html)
+        at = body.end() if body else 0
+        html = html[:at] + box + html[at:]
+    at = html.rfind("</body>")
+    return html[:at] + script + html[at:] if at >= 0 else html + script
+
+
+# Every file a build writes into the search folder but the manifest has a content hash in its name.
+_HASHED_NAME = re.compile(r"\.[0-9a-f]{%d}\.json$|^[0-9a-f]{%d}\.json$" % (contract.HASH_LENGTH, contract.HASH_LENGTH))
+
+
+def write_folder(folder: Path, files: dict[str, bytes]) -> None:
+    """Write the search files and remove the previous build's (hashed names change).
+
+    Only hashed citesearch files are removed: MkDocs' own search, if left on,
+    keeps its files.
+    """
+    if folder.is_dir():
+        for path in sorted(folder.rglob("*.json")):
+            name = path.relative_to(folder).as_posix()
+            if name not in files and _HASHED_NAME.search(path.name):
+                path.unlink()
+    for name, data in files.items():
+        target = folder / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
