@@ -297,7 +297,7 @@ def test_a_failing_disk_is_one_line_and_leaves_the_previous_site_and_no_temporar
     monkeypatch.setattr(pathlib.Path, "write_bytes", write_bytes)
     code, err = run(capsys, "docs", "--out", "site")
     assert code == 2
-    assert err == [f"citesearch: error: cannot write the site to site: {reason}; the previous site is unchanged"]
+    assert err == [f"citesearch: error: cannot write the site to site: {reason}; nothing was replaced"]
     assert tree(Path("site")) == before
     assert not list(Path(".").glob(".site.tmp-*")) and not list(Path(".").glob(".site.old-*"))
 

@@ -37,7 +37,7 @@ def publish(files: Mapping[str, bytes | Path], out: Path) -> None:
             check_output_folder_replaceable(out)  # again under the lock: the folder may have changed meanwhile
             write_site(files, out)
     except OSError as exc:
-        raise UsageError(f"cannot write the site to {shown_name(out)}: {_reason(exc)}; the previous site is unchanged") from None
+        raise UsageError(f"cannot write the site to {shown_name(out)}: {_reason(exc)}; nothing was replaced") from None
 
 
 def _reason(exc: OSError) -> str:
@@ -67,7 +67,11 @@ def write_site(files: Mapping[str, bytes | Path], out: Path) -> None:
     """
     out = out.absolute()
     _remove_leftovers(out)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    except OSError as exc:  # name the folder the user chose, not a random temporary name
+        exc.filename = str(out.parent)
+        raise
     try:
         os.chmod(tmp, 0o755)
         (tmp / MARKER_NAME).write_bytes(MARKER_TEXT)
