@@ -18,10 +18,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from citesearch.cli import main
 from citesearch.pipeline import source_files
-from citesearch.pipeline.output_folder import MARKER_NAME
+from citesearch.errors import UsageError
+from citesearch.pipeline.output_folder import MARKER_NAME, check_output_folder
 
 GOOD = "# Fine\n\nA good page.\n"
 DRAFT = "---\nvisibility: editor\n---\n# Plan\n\nThe secret plan.\n"
@@ -145,6 +148,28 @@ def test_an_output_path_through_a_file_is_a_usage_error(docs, capsys, out, messa
     Path("notes.txt").write_text("keep me", encoding="utf-8")
     assert run(capsys, "docs", "--out", out) == (2, [f"citesearch: error: {message}"])
     assert Path("notes.txt").read_text(encoding="utf-8") == "keep me"
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(["docs", "link", "up", "..", ".", "new", "guide"]), min_size=0, max_size=6))
+def test_an_accepted_output_folder_never_holds_content_and_never_lies_in_it(tmp_path, parts):
+    """Whatever path leads there (symlinks, '..', '.'), replacing an accepted folder cannot touch the content."""
+    root = tmp_path / "w"
+    if not root.exists():
+        (root / "docs" / "guide").mkdir(parents=True)
+        (root / "docs" / "guide" / "page.md").write_text(GOOD, encoding="utf-8")
+        os.symlink("docs", root / "link")
+        os.symlink("..", root / "docs" / "up")  # a folder symlink inside the content, pointing above it
+    out = root.joinpath(*parts)
+    content = root / "docs"
+    try:
+        check_output_folder(out, content)
+    except UsageError:
+        return
+    out_real, content_real = Path(os.path.realpath(out)), Path(os.path.realpath(content))
+    assert out_real != content_real
+    assert out_real not in content_real.parents and content_real not in out_real.parents
+    assert not (out_real / "guide" / "page.md").exists()
 
 
 # -- class 2: citesearch's own outputs are never read as content
