@@ -296,9 +296,9 @@ def test_the_cache_dir_option_moves_the_cache(content, tmp_path):
 @pytest.mark.parametrize(
     "cache_dir, message",
     [
-        ("content/.cache", "citesearch: error: cache folder content/.cache is inside the content folder content; choose one outside it"),
-        ("content", "citesearch: error: cache folder content is inside the content folder content; choose one outside it"),
-        ("site/cache", "citesearch: error: cache folder site/cache is inside the output folder site; choose one outside it"),
+        ("content/.cache", "citesearch: error: cache folder content/.cache is inside the content folder content; choose one outside it with --cache-dir"),
+        ("content", "citesearch: error: cache folder content is inside the content folder content; choose one outside it with --cache-dir"),
+        ("site/cache", "citesearch: error: cache folder site/cache is inside the output folder site; choose one outside it with --cache-dir"),
     ],
 )
 def test_a_cache_dir_inside_the_content_or_output_is_refused(content, tmp_path, monkeypatch, cache_dir, message):
