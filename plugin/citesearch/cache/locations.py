@@ -32,10 +32,11 @@ def for_preview(content_dir: Path) -> Path:
 def check_location(cache_dir: Path, content_dir: Path, out: Path | None = None) -> None:
     """Refuse a cache folder where it would write into the sources or be replaced with the site."""
     cache = Path(os.path.realpath(cache_dir))
-    if _within(cache, Path(os.path.realpath(content_dir))):
-        raise UsageError(f"cache folder {cache_dir} is inside the content folder {content_dir}; choose one outside it with --cache-dir")
-    if out is not None and _within(cache, Path(os.path.realpath(out))):
-        raise UsageError(f"cache folder {cache_dir} is inside the output folder {out}; choose one outside it with --cache-dir")
+    for role, folder in (("content", content_dir), ("output", out)):
+        if folder is not None and _within(cache, Path(os.path.realpath(folder))):
+            raise UsageError(
+                f"cache folder {cache_dir} is inside the {role} folder {folder}; choose one outside it with --cache-dir"
+            )
 
 
 def read_only(folder: Path) -> Path | None:
