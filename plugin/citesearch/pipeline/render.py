@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
@@ -28,6 +29,11 @@ def theme_dir() -> Path:
 def root_prefix(url: str) -> str:
     """Relative path from a page back to the site root: ``a/b.html`` -> ``../``."""
     return "../" * url.count("/")
+
+
+# A language's nav with more pages than this shows only the current page's
+# folder in full, and every other folder by its first page.
+NAV_FLAT_LIMIT = 1000
 
 
 @dataclass(frozen=True)
@@ -63,7 +69,8 @@ class Renderer:
         # stamps every one with the version, so a redeploy never mixes old and new modules.
         self.modules = sorted(n for n in static if n.endswith(".js") and "/" not in n)
         self._nav_source: Sequence[NavItem] | None = None
-        self._nav_cache: dict[tuple[str, str], str] = {}
+        self._nav_cache: dict[tuple[str, str, str | None], str] = {}
+        self._nav_counts: Counter[str] = Counter()  # items per language
 
     def _common(self, url: str, lang: str) -> dict:
         return {
@@ -124,25 +131,49 @@ class Renderer:
     def _nav_html(self, nav: Sequence[NavItem], lang: str, root: str, *, current: str) -> Markup:
         """The nav items of one language, links relative to ``root``, ``current`` marked.
 
-        Rendered once per language and folder depth and reused for every page
-        (re-rendering every item into every page was most of the render time);
-        the current page's link is marked by replacing its exact ``<a href="...">``.
+        Rendered once per language, folder depth (and folder, for a collapsed
+        nav) and reused for every page: re-rendering every item into every page
+        was most of the render time. The current page's link is marked by
+        replacing its exact ``<a href="...">``.
         """
         if self._nav_source is not nav:  # another nav: forget the items rendered for the last one
-            self._nav_source, self._nav_cache = nav, {}
-        items = self._nav_cache.get((lang, root))
-        if items is None:
+            self._nav_source, self._nav_cache, self._nav_counts = nav, {}, Counter(i.lang for i in nav)
+        folder = _folder(current) if self._nav_counts[lang] > NAV_FLAT_LIMIT else None
+        html = self._nav_cache.get((lang, root, folder))
+        if html is None:
+            items = [i for i in nav if i.lang == lang]
+            if folder is not None:
+                items = _collapsed(items, folder)
             # Links as root + url: posixpath.relpath per item is slow.
-            items = self._nav_items([{"title": i.title, "href": root + i.url} for i in nav if i.lang == lang])
-            self._nav_cache[(lang, root)] = items
+            html = self._nav_items([{"title": i.title, "href": root + i.url} for i in items])
+            self._nav_cache[(lang, root, folder)] = html
         link = f'<a href="{escape_html(root + current)}">'
-        return Markup(items.replace(link, f'{link[:-1]} aria-current="page">'))
+        return Markup(html.replace(link, f'{link[:-1]} aria-current="page">'))
 
     def _nav_items(self, items: list[dict]) -> str:
         return str(self.env.get_template("nav.html").module.nav_items(items))
 
     def _render(self, template: str, context: dict) -> bytes:
         return self.env.get_template(template).render(context).encode("utf-8")
+
+
+def _folder(url: str) -> str:
+    return url.rsplit("/", 1)[0] if "/" in url else ""
+
+
+def _collapsed(items: Sequence[NavItem], folder: str) -> list[NavItem]:
+    """The pages of ``folder`` and the first page of every other folder.
+
+    A flat list of every page in every page grows with the square of the site
+    (10,000 pages: 10,000 links each, gigabytes of HTML) and helps nobody.
+    """
+    shown, seen = [], set()
+    for item in items:
+        item_folder = _folder(item.url)
+        if item_folder == folder or item_folder not in seen:
+            shown.append(item)
+        seen.add(item_folder)
+    return shown
 
 
 def build_nav(pages: Sequence[ParsedDocument], config: Config) -> list[NavItem]:
