@@ -146,8 +146,12 @@ def test_the_size_limit_can_be_raised_in_the_config(tmp_path):
         "t\n=\n" * 2100,
         "# h\n" * 2100,
         "* * *\n" * 2100,
+        "!!! note\n" * 2100,
+        "\\" * 40_000,
+        "`a` " * 14_000,
     ],
-    ids=["open brackets", "nested brackets", "open link targets", "open tags", "setext headings", "atx headings", "rules"],
+    ids=["open brackets", "nested brackets", "open link targets", "open tags", "setext headings", "atx headings", "rules",
+         "admonitions", "backslashes", "code spans"],
 )
 def test_each_quadratic_path_is_caught_at_the_line_it_starts(paragraph):
     body = "# Title\n\nFine text.\n\n" + paragraph + "\n\nAfter.\n"

@@ -23,8 +23,12 @@ MAX_SCAN = 4_000_000
 _QUOTE_PREFIX = re.compile(r"^(?:[ \t]*>)+")
 _DEEP_INDENT = re.compile(r"^[ \t]{%d,}" % (MAX_NESTING + 1), re.MULTILINE)  # a tab counts 4 columns at most
 _BLANK_LINES = re.compile(r"\n[ \t]*\n")
-# Lines the block parser splits off one at a time: ATX headings, setext underlines, rules.
-_SPLIT_LINE = re.compile(r"^ {0,3}(?:#{1,6}(?:[ \t]|$)|=+[ \t]*$|-+[ \t]*$|(?:[-*_][ \t]*){3,}$)", re.MULTILINE)
+# Characters copied while inline patterns replace their matches; ~2 s at most.
+MAX_INLINE_COPIES = 1_000_000_000
+# Lines the block parser splits off one at a time: ATX headings, setext underlines, rules, admonitions.
+_SPLIT_LINE = re.compile(r"^ {0,3}(?:#{1,6}(?:[ \t]|$)|=+[ \t]*$|-+[ \t]*$|(?:[-*_][ \t]*){3,}$|!!!)", re.MULTILINE)
+# Characters that can start an inline match: escape, code span, emphasis, entity, tag, link, image.
+_INLINE_MARK = re.compile(r"[\\`*_&<\[!]")
 _TAG_START = re.compile(r"<[A-Za-z]")
 _LINK_TEXT = re.compile(r"\[")
 _LINK_TARGET = re.compile(r"\]\(")
@@ -92,13 +96,19 @@ def _run_problem(run: str) -> str | None:
     # the next '>', to the end of the text when there is none (5,000 '<a ': 10 s).
     if run.count("<") * len(run) > MAX_SCAN and _scan_to_next(run, _TAG_START, ">") > MAX_SCAN:
         return "too many '<' starting a tag that is never closed with '>' in one paragraph to render; write '&lt;' instead"
-    # Block processors: each heading, setext underline or rule splits the rest
+    # Every inline match is replaced by a placeholder by rebuilding the whole
+    # paragraph string (treeprocessors' __applyPattern), so n matches copy the
+    # paragraph n times: 100 KiB of '\\' took 8 s, 200 KiB 26 s.
+    marks = len(_INLINE_MARK.findall(run))
+    if marks * len(run) > MAX_INLINE_COPIES:
+        return f"{marks} backslashes, backticks or other inline marks in one paragraph are too many to render; split it with blank lines"
+    # Block processors: each heading, setext underline, rule or admonition splits the rest
     # of its paragraph off and every processor (tables, headings) re-scans that
     # rest line by line, so n such lines without blank lines between cost n
     # times the paragraph's lines (25,000 '# h' lines: minutes).
     splits = sum(1 for _ in _SPLIT_LINE.finditer(run))
     if splits * run.count("\n") > MAX_SCAN:
-        return f"{splits} headings or rules in one paragraph are too many to render; put blank lines between them"
+        return f"{splits} headings, rules or admonitions in one paragraph are too many to render; put blank lines between them"
     return None
 
 
