@@ -166,7 +166,7 @@ CASES = [
     (
         "setext headings without blank lines",
         {"a.md": "# A\n\nIntro.\n\n" + "t\n=\n" * 2100},
-        ["a.md:5: 2100 headings or rules in one paragraph are too many to render; put blank lines between them"],
+        ["a.md:5: 2100 headings, rules or admonitions in one paragraph are too many to render; put blank lines between them"],
     ),
     (
         "tags that never close",
