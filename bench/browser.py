@@ -11,6 +11,11 @@ Cold: a fresh browser context (empty cache), from navigation start until the
 first result link of the first query; the events are fired again every
 200 ms until then, like a reader who keeps typing while the search loads
 (MkDocs ignores keystrokes until its worker has built the index).
+
+Two more cold loads: one under Chromium's network throttling (``THROTTLE``,
+from a server that gzips text files, as a real one does), and one whose query
+is made of very common words (``COMMON_QUERIES``), the worst case of a lazily
+loaded index.
 """
 
 from __future__ import annotations
@@ -34,6 +39,11 @@ CHROMIUM_ARGS = [
     # Themes and corpus pages link CDNs and remote images: nothing leaves this machine.
     "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
 ]
+# A slow mobile link: 1.6 Mbps down, 750 kbps up, 150 ms round trip.
+THROTTLE = {"offline": False, "latency": 150, "downloadThroughput": 1_600_000 / 8,
+            "uploadThroughput": 750_000 / 8}
+# Very common words of each language; the last one is also a prefix as typed.
+COMMON_QUERIES = {"en": "the and of to", "ru": "и в на не", "zh": "的 是 在 可以"}
 QUIET_MS = 300
 NO_RESULT_MS = 2500  # a query with no result link is given up after this
 COLD_TIMEOUT_MS = 60_000
@@ -105,6 +115,11 @@ class BrowserResult:
     cold_bytes: list[int] = field(default_factory=list)
     cold_bytes_gz: list[int] = field(default_factory=list)
     cold_search_bytes: list[int] = field(default_factory=list)
+    cold_search_bytes_gz: list[int] = field(default_factory=list)
+    throttled_ms: float | None = None  # cold, THROTTLE, gzipping server
+    throttled_bytes: int | None = None  # what that server sent until the first result
+    common_search_bytes_gz: int | None = None  # cold, COMMON_QUERIES, search requests only
+    common_ms: float | None = None
     warm_ms: list[float] = field(default_factory=list)  # per answered timing query
     unanswered: list[str] = field(default_factory=list)
     top_docs: dict[str, list[str]] = field(default_factory=dict)  # relevance query -> docs
@@ -152,40 +167,61 @@ def _clear(page, system: System) -> None:
     page.evaluate("([sel]) => window.__benchClear(sel, 100, 1500)", [system.browser])
 
 
+@dataclass(frozen=True)
+class Cold:
+    ms: float
+    sent: list  # server.Sent until the first result
+    search: list  # of which search requests
+
+
+def cold_load(pw_browser, server: SiteServer, system: System, query: str, throttle: bool = False):
+    """A fresh context: navigation start until the first result link of ``query``.
+
+    Returns ``(Cold, page)`` with the page still open, or ``(error, None)``."""
+    context = pw_browser.new_context()
+    context.add_init_script(HARNESS)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    if throttle:
+        cdp = context.new_cdp_session(page)
+        cdp.send("Network.enable")
+        cdp.send("Network.emulateNetworkConditions", THROTTLE)
+    server.reset()
+    page.goto(server.url + system.page, wait_until="domcontentloaded", timeout=COLD_TIMEOUT_MS)
+    answer = _search(page, system, query, COLD_TIMEOUT_MS, retype_ms=200)
+    if answer.get("error") or answer["first"] is None:
+        context.close()
+        if answer.get("error"):
+            return answer["error"], None
+        error = f"no result for {query!r} in {COLD_TIMEOUT_MS // 1000}s"
+        search_errors = [e for e in errors if "hljs" not in e]  # theme's missing CDN
+        if search_errors:
+            error += f"; page error: {search_errors[0][:120]}"
+        return error, None
+    sent = server.sent_until((answer["timeOrigin"] + answer["first"]) / 1000)
+    search = [s for s in sent if re.search(system.search_paths, s.path)]
+    return Cold(answer["first"], sent, search), page
+
+
 def measure_site(pw_browser, system: System, timing_queries: list[str],
-                 relevance: list[Query], cold_runs: int) -> BrowserResult:
+                 relevance: list[Query], cold_runs: int, lang: str = "en") -> BrowserResult:
     result = BrowserResult()
+    gz = lambda sent: sum(gzip_equivalent(system.site, s.path, s.bytes) for s in sent)  # noqa: E731
     with SiteServer(system.site) as server:
         page = None
         for run in range(cold_runs):
-            context = pw_browser.new_context()
-            context.add_init_script(HARNESS)
-            page = context.new_page()
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            server.reset()
-            page.goto(server.url + system.page, wait_until="domcontentloaded")
-            answer = _search(page, system, timing_queries[0], COLD_TIMEOUT_MS, retype_ms=200)
-            if answer.get("error"):
-                result.error = answer["error"]
-                context.close()
+            if page is not None:
+                page.context.close()
+            cold, page = cold_load(pw_browser, server, system, timing_queries[0])
+            if page is None:
+                result.error = cold
                 return result
-            if answer["first"] is None:
-                result.error = f"no result for {timing_queries[0]!r} in {COLD_TIMEOUT_MS // 1000}s"
-                search_errors = [e for e in errors if "hljs" not in e]  # theme's missing CDN
-                if search_errors:
-                    result.error += f"; page error: {search_errors[0][:120]}"
-                break
-            shown_at = (answer["timeOrigin"] + answer["first"]) / 1000
-            sent = server.sent_until(shown_at)
-            result.cold_ms.append(answer["first"])
-            result.cold_bytes.append(sum(s.bytes for s in sent))
-            result.cold_bytes_gz.append(
-                sum(gzip_equivalent(system.site, s.path, s.bytes) for s in sent))
-            result.cold_search_bytes.append(sum(
-                s.bytes for s in sent if re.search(system.search_paths, s.path)))
-            if run < cold_runs - 1:
-                context.close()
+            result.cold_ms.append(cold.ms)
+            result.cold_bytes.append(sum(s.bytes for s in cold.sent))
+            result.cold_bytes_gz.append(gz(cold.sent))
+            result.cold_search_bytes.append(sum(s.bytes for s in cold.search))
+            result.cold_search_bytes_gz.append(gz(cold.search))
 
         # Warm: the same page, index loaded, one query after another.
         for q in timing_queries[1:]:
@@ -200,6 +236,16 @@ def measure_site(pw_browser, system: System, timing_queries: list[str],
             answer = _search(page, system, query.text, NO_RESULT_MS)
             result.top_docs[query.text] = top_docs(answer["links"])
         page.context.close()
+
+        common, page = cold_load(pw_browser, server, system, COMMON_QUERIES[lang])
+        if page is not None:
+            result.common_ms, result.common_search_bytes_gz = common.ms, gz(common.search)
+            page.context.close()
+    with SiteServer(system.site, compress=True) as server:
+        slow, page = cold_load(pw_browser, server, system, timing_queries[0], throttle=True)
+        if page is not None:
+            result.throttled_ms, result.throttled_bytes = slow.ms, sum(s.bytes for s in slow.sent)
+            page.context.close()
     return result
 
 

@@ -79,7 +79,4 @@ def citesearch_passages(site: Path, queries: list[Query]) -> tuple[Score, dict[s
 
 def search_text(search, result) -> str:
     """The chunk text of a result, read from the site's text files."""
-    shard = search.shards[result.lang]
-    anchor = result.ref.split("#", 1)[1]
-    doc = next(d for d in shard.table["docs"] if d["id"] == result.doc_id)
-    return shard.text(doc, anchor)
+    return search.text(result)

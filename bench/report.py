@@ -13,7 +13,8 @@ from timing import Sample
 COLUMNS = [
     "corpus", "system", "build s", "vs cs", "cpu s", "vs cs", "peak MB", "vs cs",
     "index raw", "index gz", "search code gz",
-    "cold ms", "cold bytes (gz)", "of which search",
+    "cold ms", "cold bytes (gz)", "of which search (gz)",
+    "cold ms slow", "slow bytes", "common words: search gz", "common ms",
     "warm ms", "doc@5 headings", "doc@5 words", "passage@5",
 ]
 
@@ -32,6 +33,11 @@ class Row:
     cold_bytes: int | None = None
     cold_bytes_gz: int | None = None
     cold_search_bytes: int | None = None
+    cold_search_bytes_gz: int | None = None
+    throttled_ms: float | None = None
+    throttled_bytes: int | None = None
+    common_search_bytes_gz: int | None = None
+    common_ms: float | None = None
     warm_ms: float | None = None
     browser_note: str = ""
     doc_heading: str = ""
@@ -73,7 +79,9 @@ def table(rows: list[Row]) -> str:
                 _num(r.build.peak_rss_mb, ".0f"), _ratio(r.build.peak_rss_mb, b and b.peak_rss_mb),
                 human_bytes(r.index_raw), human_bytes(r.index_gz), human_bytes(r.code_gz),
                 r.browser_note or _num(r.cold_ms, ".0f"),
-                cold_bytes, human_bytes(r.cold_search_bytes),
+                cold_bytes, f"{human_bytes(r.cold_search_bytes)} ({human_bytes(r.cold_search_bytes_gz)})",
+                _num(r.throttled_ms, ".0f"), human_bytes(r.throttled_bytes),
+                human_bytes(r.common_search_bytes_gz), _num(r.common_ms, ".0f"),
                 _num(r.warm_ms, ".0f"),
                 r.doc_heading or "–", r.doc_words or "–", r.passage or "–",
             ]
@@ -135,6 +143,12 @@ search needs, gzip. *cold ms*: fresh browser context, navigation start until the
 first result link of the first query is on the page; *cold bytes*: everything the
 server sent until then (headers included, uncompressed; in brackets what a gzip
 server would send), *of which search*: only index and search code requests.
+*cold ms slow* / *slow bytes*: the same cold load under Chromium's network
+throttling (1.6 Mbps down, 750 kbps up, 150 ms round trip) from a server that
+gzips text files, and what that server sent until the first result.
+*common words*: a cold load whose query is very common words (en "the and of
+to", ru "и в на не", zh "的 是 在 可以"): search requests until the first
+result (gzip equivalent) and the time.
 *warm ms*: median time from typing a query (events fired) to its first result
 link, same page, over the rest of the fixed query list; UI debounce included
 (Pagefind UI: 300 ms). *doc@5*: queries whose source document is among the

@@ -111,7 +111,7 @@ def measure_browser(systems, corpus, rows, queries, cold_loads, smoke) -> dict[s
             if not system.cold or rows[system.name].error:
                 continue
             print(f"  browser: {system.name}", file=sys.stderr)
-            got = measure_site(chromium, system, timing, queries, cold_loads)
+            got = measure_site(chromium, system, timing, queries, cold_loads, corpus.lang)
             row = rows[system.name]
             if got.error:
                 row.browser_note = f"no results ({got.error})".replace("|", "/")
@@ -119,6 +119,9 @@ def measure_browser(systems, corpus, rows, queries, cold_loads, smoke) -> dict[s
             row.cold_bytes = median(got.cold_bytes)
             row.cold_bytes_gz = median(got.cold_bytes_gz)
             row.cold_search_bytes = median(got.cold_search_bytes)
+            row.cold_search_bytes_gz = median(got.cold_search_bytes_gz)
+            row.throttled_ms, row.throttled_bytes = got.throttled_ms, got.throttled_bytes
+            row.common_ms, row.common_search_bytes_gz = got.common_ms, got.common_search_bytes_gz
             row.warm_ms = median(got.warm_ms)
             if got.unanswered:
                 row.notes.append(f"timing queries without results: {got.unanswered}")

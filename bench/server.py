@@ -1,8 +1,8 @@
 """A threaded static file server on 127.0.0.1 that counts what it sends.
 
 The browser figures need "bytes transferred until the first results are
-shown"; counting at the server (headers included, no compression, as
-``http.server`` does not compress) is exact and independent of Chromium's
+shown"; counting at the server (headers included; no compression unless asked
+for, as ``http.server`` does not compress) is exact and independent of Chromium's
 cache bookkeeping.  Each response is logged with its finish time so bytes
 can be cut off at the moment the page showed its first result.
 """
@@ -10,6 +10,8 @@ can be cut off at the moment the page showed its first result.
 from __future__ import annotations
 
 import functools
+import gzip
+import io
 import threading
 import time
 from dataclasses import dataclass
@@ -38,6 +40,14 @@ class _CountingWriter:
         return getattr(self.raw, name)
 
 
+_COMPRESSIBLE = {".html", ".js", ".mjs", ".json", ".css", ".svg", ".xml", ".txt", ".wasm"}
+
+
+@functools.lru_cache(maxsize=None)
+def _gzipped(path: Path, mtime: float) -> bytes:
+    return gzip.compress(path.read_bytes(), compresslevel=6, mtime=0)
+
+
 class _Handler(SimpleHTTPRequestHandler):
     extensions_map = {
         **SimpleHTTPRequestHandler.extensions_map,
@@ -47,9 +57,25 @@ class _Handler(SimpleHTTPRequestHandler):
         ".json": "application/json",
     }
 
-    def __init__(self, *args, log: list[Sent], lock: threading.Lock, **kwargs):
-        self._log, self._lock = log, lock
+    def __init__(self, *args, log: list[Sent], lock: threading.Lock, compress: bool = False, **kwargs):
+        self._log, self._lock, self._compress = log, lock, compress
         super().__init__(*args, **kwargs)
+
+    def send_head(self):
+        """With ``compress``, text files go out gzipped (-6) when the browser accepts it, as a web server would."""
+        path = Path(self.translate_path(self.path))
+        if path.is_dir():
+            path = path / "index.html"
+        if not (self._compress and path.suffix in _COMPRESSIBLE and path.is_file()
+                and "gzip" in self.headers.get("Accept-Encoding", "")):
+            return super().send_head()
+        body = _gzipped(path, path.stat().st_mtime)
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
 
     def setup(self):
         super().setup()
@@ -68,11 +94,11 @@ class _Handler(SimpleHTTPRequestHandler):
 
 
 class SiteServer:
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, *, compress: bool = False):
         self.root = root
         self.log: list[Sent] = []
         self._lock = threading.Lock()
-        handler = functools.partial(_Handler, directory=str(root), log=self.log, lock=self._lock)
+        handler = functools.partial(_Handler, directory=str(root), log=self.log, lock=self._lock, compress=compress)
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self.httpd.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"

@@ -73,6 +73,7 @@ class SiteSearch:
         if manifest.get("analyzer") != {"name": analyzer.NAME, "version": analyzer.VERSION}:
             raise UsageError(f"{manifest_path}: built with analyzer {manifest.get('analyzer')}, rebuild the site")
         self.manifest = manifest
+        self._texts: dict[tuple[str, str], str] = {}  # (lang, public ref) -> text of a result
         try:
             self.shards = {
                 lang: Shard(lang, entry, list(manifest["fields"]), self._read)
@@ -116,9 +117,14 @@ class SiteSearch:
             message = f"The documents hold nothing that answers “{text.strip()}”."
         return Answer(text, status, message, fuzzy, results)
 
+    def text(self, result: Result) -> str:
+        """The whole chunk text of a result this search returned."""
+        return self._texts[(result.lang, result.ref)]
+
     def _result(self, shard: Shard, hit, text: str, prefix: bool) -> Result:
         (doc_id, title, url), (_, anchor, heading), chunk_text = shard.chunk(int(hit.ref))
         found = quote.quote(chunk_text, text, prefix=prefix)
+        self._texts[(shard.lang, contract.public_ref(doc_id, anchor))] = chunk_text
         return Result(
             ref=contract.public_ref(doc_id, anchor),
             doc_id=doc_id,
