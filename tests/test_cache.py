@@ -3,11 +3,15 @@ the cache lives outside the content, and nothing the cache does can fail a build
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import errno
 import filecmp
+import importlib
+import importlib.util
 import json
 import pathlib
+import pkgutil
 import shutil
 import sqlite3
 import subprocess
@@ -18,6 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import citesearch
 from citesearch import build, load_config
 from citesearch.cache import LEGACY_DIR, codec, for_output, keys, search_cache, store
 from citesearch.engine import analyzer
@@ -209,6 +214,50 @@ def test_the_search_index_is_rebuilt_only_when_a_chunk_changed(content, tmp_path
     build(content, site)
     assert len(calls) == 2
     assert "quokkasentence" in search_text(site)
+
+
+# What each stage declares it depends on: every module its code runs, except these.
+NOT_INPUTS = {
+    "citesearch.pipeline.parse": {
+        "citesearch.config",  # its values reach the key through cache_inputs(config)
+        "citesearch.errors",  # messages, not output
+        # Chunk.terms: derived, recomputed on demand and never stored.
+        "citesearch.pipeline.lunr_index", "citesearch.engine.analyzer", "citesearch.engine.stemmer_en",
+    },
+    "citesearch.pipeline.index": {"citesearch.engine.query"},  # the reader's side of engine.shards
+}
+
+
+@pytest.mark.parametrize("stage", sorted(NOT_INPUTS))
+def test_a_stage_declares_every_module_its_output_comes_from(stage):
+    declared = set(importlib.import_module(stage).CACHE_MODULES)
+    missing = imported_modules(stage, stop={"citesearch.config", "citesearch.errors"}) - declared - NOT_INPUTS[stage]
+    assert not missing, f"add {sorted(missing)} to {stage}.CACHE_MODULES, or the cache outlives their edits"
+
+
+def imported_modules(name: str, stop: set[str]) -> set[str]:
+    """The citesearch modules ``name`` imports, directly or through others, read from the sources."""
+    modules = {m.name: m.ispkg for m in pkgutil.walk_packages(citesearch.__path__, "citesearch.")}
+    seen, todo = set(), [name]
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        if current in stop:
+            continue
+        tree = ast.parse(Path(importlib.util.find_spec(current).origin).read_text(encoding="utf-8"))
+        package = current.rpartition(".")[0]
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                base = importlib.util.resolve_name("." * node.level + (node.module or ""), package)
+                for alias in node.names:
+                    found = f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base
+                    if modules.get(found) is False:  # a module, not a package's __init__
+                        todo.append(found)
+            elif isinstance(node, ast.Import):
+                todo += [a.name for a in node.names if modules.get(a.name) is False]
+    return seen
 
 
 # --- the stored format ---------------------------------------------------------
