@@ -63,6 +63,15 @@ def test_a_document_meant_as_a_draft_is_a_draft_or_an_error_never_public(bom, op
     assert DRAFT_BODY in body and "visibility" not in body.lower()
 
 
+@pytest.mark.parametrize("flag", ["draft: true", "hidden: yes", "private: 1", "unlisted: true", "published: false", "visible: no", "Draft: True"])
+def test_another_tools_way_of_hiding_a_page_is_an_error_not_a_published_page(tmp_path, capsys, flag):
+    content = tmp_path / "content"
+    write(content, {"a.md": f"---\ntitle: Plan\n{flag}\n---\n{DRAFT_BODY}"})
+    assert main(["build", str(content), "--out", str(tmp_path / "site")]) == 1
+    assert "a.md:3: '" in capsys.readouterr().err
+    assert not (tmp_path / "site").exists()
+
+
 def test_truly_unknown_keys_are_still_kept_as_metadata(tmp_path):
     content = tmp_path / "content"
     write(content, {"a.md": "---\nhide:\n  - navigation\nauthor: me\ndraft: false\n---\n# A\n\nText.\n"})

@@ -20,6 +20,7 @@ RESERVED_ID_PREFIXES = ("assets/", "search/")
 KNOWN_KEYS = ("title", "id", "lang", "visibility", "aliases", "description")
 # Keys other generators use to keep a page unpublished; here they would be kept as metadata and the page published.
 _HIDING_KEYS = ("draft", "hidden", "private", "unlisted", "unpublished")
+_SHOWING_KEYS = ("published", "visible")  # the same, inverted: anything but true hides
 _FRONT_MATTER_START = re.compile(r"---[ \t]*(?:\n|$)")  # trailing blanks are invisible, so still front matter
 _FRONT_MATTER_END = re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.MULTILINE)
 # A known key at the start of a line ("Visibility : editor" too): front matter whatever the fences say.
@@ -141,7 +142,7 @@ def _doubtful_key(key: str, value: object, visibility: object) -> str | None:
     near = normal if normal in KNOWN_KEYS else next(iter(difflib.get_close_matches(normal, KNOWN_KEYS, n=1, cutoff=0.8)), None)
     if near:
         return f"unknown key {brief(key)}; did you mean '{near}'?"
-    hides = normal in _HIDING_KEYS and value not in (False, None, "false", "no") or normal == "published" and value is not True
+    hides = normal in _HIDING_KEYS and value not in (False, None, "false", "no") or normal in _SHOWING_KEYS and value is not True
     if hides and visibility != "editor":
         return f"'{brief(key, quoted=False)}: {brief(value, quoted=False)}' does not hide a page in citesearch; write 'visibility: editor' to keep it out of the public site"
     return None
