@@ -3,6 +3,8 @@
 Files go to a temporary folder beside the output; the finished folder is then
 swapped in with one atomic ``renameat2(RENAME_EXCHANGE)`` where the kernel has
 it.  A build killed at any moment leaves the previous site exactly as it was.
+Only a folder that ``output_folder`` allows is replaced, and every site written
+carries its marker; a disk that fails midway is one message, nothing replaced.
 """
 
 from __future__ import annotations
