@@ -70,13 +70,14 @@ HASH_LENGTH = 16
 
 HEADING_SEPARATOR = " › "
 
-# Target sizes of the files a query fetches, in uncompressed bytes (JSON of
-# numbers and words compresses about 3-4x): a term file is ~10-40 KB gzipped,
-# a text file about one passage.
-TERMS_FILE_BYTES = 64_000
+# Target sizes of the files a query fetches, in uncompressed bytes: a term
+# file is ~12 KB gzipped (its JSON of numbers compresses ~2.6x), a text file
+# about one passage.  Smaller term files would lengthen the manifest's list of
+# them, which every cold search reads (rust-rfcs: ~500 files).
+TERMS_FILE_BYTES = 32_000
 DICTIONARY_FILE_BYTES = 48_000
-META_FILE_BYTES = 16_000
-TEXT_FILE_BYTES = 4_000
+META_FILE_BYTES = 8_000
+TEXT_FILE_BYTES = 2_000
 
 TERMS_KIND = "terms"
 DICTIONARY_KIND = "dict"
