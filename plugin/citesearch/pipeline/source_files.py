@@ -44,8 +44,11 @@ def outside_problem(path: Path, root_real: Path) -> str | None:
 
 
 def source_problem(path: Path, root_real: Path) -> str | None:
-    """Why ``path`` must not be read as content, or None when it is a regular file inside the root."""
-    outside = outside_problem(path, root_real)
+    """Why ``path`` must not be read as content, or None when it is a regular file inside the root.
+
+    The walk never follows folder symlinks, so only a file that is itself a symlink can lead outside.
+    """
+    outside = outside_problem(path, root_real) if path.is_symlink() else None
     if outside:
         return outside
     try:
