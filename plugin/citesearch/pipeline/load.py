@@ -33,6 +33,7 @@ class Sources:
     markdown: list[Path] = field(default_factory=list)
     other: list[Path] = field(default_factory=list)
     linked: list[Path] = field(default_factory=list)
+    sites: list[Path] = field(default_factory=list)  # folders holding a site citesearch built: never content
     problems: list[Problem] = field(default_factory=list)
 
 
@@ -67,7 +68,9 @@ def find_sources(content_dir: Path) -> Sources:
                     found.problems.append(Problem(rel(path), 1, outside))
                 else:
                     found.linked.append(path)
-            elif not is_citesearch_output(path):  # a site built into the content is never republished
+            elif is_citesearch_output(path):  # a site built into the content is never republished
+                found.sites.append(path)
+            else:
                 kept.append(name)
         dirs[:] = kept
         for name in sorted(files):
@@ -79,7 +82,7 @@ def find_sources(content_dir: Path) -> Sources:
                 found.problems.append(Problem(rel(path), 1, problem))
             else:
                 (found.markdown if name.endswith(".md") else found.other).append(path)
-    for paths in (found.markdown, found.other, found.linked):
+    for paths in (found.markdown, found.other, found.linked, found.sites):
         paths.sort()
     return found
 
@@ -93,6 +96,9 @@ def load_documents(content_dir: Path, config: Config) -> Loaded:
     errors += sources.problems
     for path in sources.linked:
         warnings.append(Problem(path.relative_to(content_dir).as_posix(), 1, "symlinked folder is not followed"))
+    for path in sources.sites:
+        rel = path.relative_to(content_dir).as_posix()
+        warnings.append(Problem(rel, 1, "skipped: a site built by citesearch is not content; move it out of the content folder"))
     for path in sources.markdown:
         rel = path.relative_to(content_dir).as_posix()
         doc = _load_one(path, rel, config, errors, warnings)
