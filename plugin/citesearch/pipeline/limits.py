@@ -24,11 +24,11 @@ _QUOTE_PREFIX = re.compile(r"^(?:[ \t]*>)+")
 _DEEP_INDENT = re.compile(r"^[ \t]{%d,}" % (MAX_NESTING + 1), re.MULTILINE)  # a tab counts 4 columns at most
 _BLANK_LINES = re.compile(r"\n[ \t]*\n")
 # Characters copied while inline patterns replace their matches; ~2 s at most.
-MAX_INLINE_COPIES = 1_000_000_000
+MAX_INLINE_COPIES = 500_000_000
 # Lines the block parser splits off one at a time: ATX headings, setext underlines, rules, admonitions.
 _SPLIT_LINE = re.compile(r"^ {0,3}(?:#{1,6}(?:[ \t]|$)|=+[ \t]*$|-+[ \t]*$|(?:[-*_][ \t]*){3,}$|!!!)", re.MULTILINE)
-# Characters that can start an inline match: escape, code span, emphasis, entity, tag, link, image.
-_INLINE_MARK = re.compile(r"[\\`*_&<\[!]")
+# What can start an inline match: an escape, an entity, a code span, emphasis, a tag, a link or image.
+_INLINE_MARK = re.compile(r"\\[^\w\s]|&#?\w+;|[`*_<\[]")
 _TAG_START = re.compile(r"<[A-Za-z]")
 _LINK_TEXT = re.compile(r"\[")
 _LINK_TARGET = re.compile(r"\]\(")
