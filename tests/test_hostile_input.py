@@ -72,6 +72,13 @@ def test_another_tools_way_of_hiding_a_page_is_an_error_not_a_published_page(tmp
     assert not (tmp_path / "site").exists()
 
 
+def test_huge_front_matter_is_refused_before_yaml_parses_it(tmp_path, capsys):
+    content = tmp_path / "content"
+    write(content, {"a.md": "---\ntitle: T\nnotes: [" + "1, " * 30_000 + "1]\n---\nBody.\n"})
+    assert main(["build", str(content), "--out", str(tmp_path / "site")]) == 1
+    assert capsys.readouterr().err.splitlines()[0] == "a.md:1: front matter is 87 KiB; at most 64 KiB is read"
+
+
 def test_truly_unknown_keys_are_still_kept_as_metadata(tmp_path):
     content = tmp_path / "content"
     write(content, {"a.md": "---\nhide:\n  - navigation\nauthor: me\ndraft: false\n---\n# A\n\nText.\n"})

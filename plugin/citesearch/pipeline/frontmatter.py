@@ -21,6 +21,7 @@ KNOWN_KEYS = ("title", "id", "lang", "visibility", "aliases", "description")
 # Keys other generators use to keep a page unpublished; here they would be kept as metadata and the page published.
 _HIDING_KEYS = ("draft", "hidden", "private", "unlisted", "unpublished")
 _SHOWING_KEYS = ("published", "visible")  # the same, inverted: anything but true hides
+MAX_FRONT_MATTER_KIB = 64
 _FRONT_MATTER_START = re.compile(r"---[ \t]*(?:\n|$)")  # trailing blanks are invisible, so still front matter
 _FRONT_MATTER_END = re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.MULTILINE)
 # A known key at the start of a line ("Visibility : editor" too): front matter whatever the fences say.
@@ -39,6 +40,8 @@ def split_front_matter(text: str, rel: str) -> tuple[dict, str, int, list[Proble
     if end is None:
         return {}, text, 1, [Problem(rel, 1, "front matter starts with '---' but has no closing '---'")]
     raw = text[opening.end() : end.start()]
+    if len(raw) > MAX_FRONT_MATTER_KIB * 1024:  # PyYAML is slow: parse a sane amount only (the body has its own limit)
+        return {}, text, 1, [Problem(rel, 1, f"front matter is {len(raw) // 1024:,} KiB; at most {MAX_FRONT_MATTER_KIB} KiB is read")]
     body = text[end.end() + 1 :] if end.end() < len(text) else ""
     body_line = text[: end.end()].count("\n") + 2
     try:
