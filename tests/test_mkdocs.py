@@ -1,0 +1,227 @@
+"""citesearch as an MkDocs plugin: real MkDocs builds of the FastAPI docs, searched in Chromium and from the CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from browser_support import INPUT, OPTIONS, cli_search, run_cli, serve, type_query
+from conftest import corpus
+
+pytest.importorskip("mkdocs")
+pytest.importorskip("material")
+
+DRAFT_WORD = "quokkanebula"  # in the editor-only page only
+DRAFT = f"---\nvisibility: editor\ntitle: Secret plans\n---\n# Secret plans\n\nThe {DRAFT_WORD} launch is not public.\n"
+# A public page that links to a passage of another page: MkDocs validates the anchor.
+LINKER = "# Passage links\n\nSee [the first steps](tutorial/first-steps.md#first-steps--1).\n"
+ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+
+
+def mkdocs(config: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "-f", str(config), *args],
+        capture_output=True, text=True, timeout=600, env=ENV,
+    )
+
+
+def write_config(folder: Path, name: str, **options: object) -> Path:
+    config = folder / f"{name}.yml"
+    settings = {"site_name": "FastAPI", "docs_dir": "docs", "site_dir": name, "plugins": ["citesearch"],
+                # As citesearch's own parser: MkDocs adds toc, tables and fenced_code itself.
+                "markdown_extensions": ["attr_list", "admonition"], **options}
+    config.write_text(yaml.safe_dump(settings), encoding="utf-8")
+    return config
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory) -> Path:
+    """The FastAPI English docs (minus _-prefixed files, as in bench/) plus a draft and a linking page."""
+    source = corpus("fastapi-docs/en")
+    folder = tmp_path_factory.mktemp("mkdocs")
+    for path in sorted(source.rglob("*.md")):
+        rel = path.relative_to(source)
+        if any(part.startswith("_") for part in rel.parts):
+            continue
+        target = folder / "docs" / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target)
+    (folder / "docs" / "secret-plans.md").write_text(DRAFT, encoding="utf-8")
+    (folder / "docs" / "passage-links.md").write_text(LINKER, encoding="utf-8")
+    return folder
+
+
+def built(project: Path, name: str, **options: object) -> Path:
+    done = mkdocs(write_config(project, name, **options))
+    assert done.returncode == 0, done.stderr
+    assert "passage-links.md" not in done.stderr  # its link to a passage anchor is valid
+    return project / name
+
+
+@pytest.fixture(scope="module")
+def material_site(project: Path) -> Path:
+    # Material with instant navigation (which needs site_url) and directory URLs (MkDocs' default).
+    return built(project, "material", theme={"name": "material", "features": ["navigation.instant"]},
+                 validation={"anchors": "warn"}, site_url="https://docs.example.org/fastapi/")
+
+
+@pytest.fixture(scope="module")
+def mkdocs_site(project: Path) -> Path:
+    # highlight.js would come from a CDN, which the test machine cannot reach.
+    return built(project, "plain", theme={"name": "mkdocs", "highlightjs": False}, use_directory_urls=False)
+
+
+def test_cli_search_quotes_the_mkdocs_output_with_directory_urls_on_and_off(material_site: Path, mkdocs_site: Path):
+    for site, suffix in ((material_site, "/"), (mkdocs_site, ".html")):
+        answer = cli_search(site, "dependency injection", lang="en", limit=5, exact=True)
+        assert answer["status"] == "supported"
+        first = answer["results"][0]
+        assert first["quote"]
+        page, anchor = first["url"].split("#")
+        assert page.endswith(suffix)
+        html = (site / (page + "index.html" if suffix == "/" else page)).read_text(encoding="utf-8")
+        assert f'id="{anchor}"' in html and f'data-chunk="{anchor}"' in html
+
+
+def test_anchors_match_citesearch_own_build_of_the_same_page(material_site: Path, tmp_path: Path):
+    content = tmp_path / "content"
+    content.mkdir()
+    shutil.copyfile(corpus("fastapi-docs/en") / "tutorial" / "first-steps.md", content / "first-steps.md")
+    assert run_cli("build", str(content), "--out", str(tmp_path / "site")).returncode == 0
+    ours = set(re.findall(r'data-chunk="([^"]+)" id=', (tmp_path / "site" / "first-steps.html").read_text(encoding="utf-8")))
+    theirs = set(re.findall(r'data-chunk="([^"]+)" id=',
+                            (material_site / "tutorial" / "first-steps" / "index.html").read_text(encoding="utf-8")))
+    assert ours and ours == theirs
+
+
+def test_editor_only_pages_are_absent_from_the_site_and_the_index(material_site: Path, mkdocs_site: Path):
+    for site in (material_site, mkdocs_site):
+        assert not list(site.rglob("secret-plans*"))
+        leaks = [p for p in site.rglob("*") if p.is_file() and DRAFT_WORD.encode() in p.read_bytes()]
+        assert leaks == []
+        assert not any(b"Secret plans" in p.read_bytes() for p in (site / "search").rglob("*") if p.is_file())
+
+
+def test_the_search_files_are_citesearch_own_format(material_site: Path):
+    manifest = json.loads((material_site / "search" / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["generator"]["name"] == "citesearch-mkdocs"
+    assert list(manifest["languages"]) == ["en"]
+    head = (material_site / "index.html").read_text(encoding="utf-8")
+    assert '<meta name="citesearch:search" content="./search/" data-root="./">' in head
+    nested = (material_site / "tutorial" / "first-steps" / "index.html").read_text(encoding="utf-8")
+    assert '<meta name="citesearch:search" content="../../search/" data-root="../../">' in nested
+
+
+def land_from_the_box(page, url: str, query: str) -> str:  # type: ignore[no-untyped-def]
+    page.goto(url)
+    type_query(page, query)
+    first = page.locator(OPTIONS).first
+    assert first.locator(".citesearch-quote").inner_text().strip()
+    anchor = first.get_attribute("data-ref").split("#", 1)[1]
+    first.locator("a").click()
+    page.wait_for_function("a => document.body.querySelector(`[data-chunk='${a}'].citesearch-landed`)", arg=anchor)
+    in_view = page.evaluate(
+        """a => { const r = document.getElementById(a).getBoundingClientRect();
+                  return r.bottom > 0 && r.top < innerHeight; }""",
+        anchor,
+    )
+    assert in_view, f"#{anchor} is not in view after landing"
+    return anchor
+
+
+@pytest.mark.browser
+def test_material_box_quotes_and_lands_on_the_passage(material_site: Path, page):  # type: ignore[no-untyped-def]
+    with serve(material_site) as url:
+        page.goto(url + "tutorial/")
+        assert page.locator(".md-header " + INPUT).is_visible()  # the box sits in Material's header bar
+        anchor = land_from_the_box(page, url + "tutorial/", "path parameters")
+        assert anchor in page.url
+        assert page.evaluate("document.querySelectorAll('[data-citesearch]').length") == 1
+
+
+@pytest.mark.browser
+def test_material_instant_navigation_lands_on_the_passage_of_the_page_it_swaps_in(material_site: Path, page):  # type: ignore[no-untyped-def]
+    hit = cli_search(material_site, "response model", lang="en", limit=1, exact=True)["results"][0]
+    path, anchor = hit["url"].split("#")
+    with serve(material_site) as url:
+        page.goto(url + path)
+        # What instant navigation does: a new URL without a reload, then the page on document$.
+        page.evaluate("a => { history.pushState(null, '', '?h=response+model#' + a); document$.next(document); }", anchor)
+        page.wait_for_function("a => document.body.dataset.citesearchLanded === a", arg=anchor)
+        assert page.locator(f"[data-chunk='{anchor}'] mark.citesearch-term").count() > 0
+
+
+@pytest.fixture
+def theme_page(browser):  # type: ignore[no-untyped-def]
+    """A page that fails the test on an uncaught error from citesearch's scripts.
+
+    The ``mkdocs`` theme's own base.js throws when MkDocs' search plugin is off
+    (it opens a modal that is not there), with or without citesearch.
+    """
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(f"{error}\n{error.stack}"))
+    yield page
+    context.close()
+    ours = [e for e in errors if "/assets/citesearch/" in e or "/js/base.js" not in e]
+    assert not ours, f"uncaught errors in the page: {ours}"
+
+
+@pytest.mark.browser
+def test_mkdocs_theme_box_quotes_and_lands_on_the_passage_without_directory_urls(mkdocs_site: Path, theme_page):  # type: ignore[no-untyped-def]
+    page = theme_page
+    with serve(mkdocs_site) as url:
+        anchor = land_from_the_box(page, url + "index.html", "dependency injection")
+        assert page.evaluate("location.pathname").endswith(".html")
+        assert page.evaluate("decodeURIComponent(location.hash)").startswith(f"#{anchor}")
+
+
+def test_links_to_passages_pass_mkdocs_anchor_validation_and_broken_ones_fail(tmp_path: Path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "index.md").write_text("# Home\n\nWords.\n\n## Part\n\nMore words.\n", encoding="utf-8")
+    (docs / "other.md").write_text("# Other\n\nSee [part](index.md#part--1).\n", encoding="utf-8")
+    config = write_config(tmp_path, "site", validation={"anchors": "warn"})
+    assert mkdocs(config, "--strict").returncode == 0
+    (docs / "other.md").write_text("# Other\n\nSee [part](index.md#part--9).\n", encoding="utf-8")
+    done = mkdocs(config, "--strict")
+    assert done.returncode != 0 and "part--9" in done.stderr
+
+
+def test_a_dirty_rebuild_keeps_the_pages_it_did_not_render_in_the_index(tmp_path: Path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "index.md").write_text("# Home\n\nThe albatross page.\n", encoding="utf-8")
+    (docs / "other.md").write_text("# Other\n\nThe pelican page.\n", encoding="utf-8")
+    config = write_config(tmp_path, "site")
+    assert mkdocs(config).returncode == 0
+    (docs / "other.md").write_text("# Other\n\nThe cormorant page.\n", encoding="utf-8")
+    assert mkdocs(config, "--dirty").returncode == 0
+    site = tmp_path / "site"
+    for word, found in (("albatross", True), ("cormorant", True), ("pelican", False)):
+        answer = cli_search(site, word, lang="en", limit=5, exact=True)
+        assert (answer["status"] == "supported") == found, word
+
+
+def test_bad_options_are_one_line_errors(tmp_path: Path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# Home\n", encoding="utf-8")
+    config = tmp_path / "mkdocs.yml"
+    config.write_text(yaml.safe_dump({"site_name": "x", "plugins": [{"citesearch": {"chunk_budget": 10}}]}))
+    done = mkdocs(config)
+    assert done.returncode != 0
+    assert "citesearch: 'chunk_budget' must be a whole number of at least 50, got 10" in done.stderr
+    assert "Traceback" not in done.stderr
+    (tmp_path / "docs" / "index.md").write_text("---\nvisibility: publci\n---\n# Home\n", encoding="utf-8")
+    config.write_text(yaml.safe_dump({"site_name": "x", "plugins": ["citesearch"]}))
+    done = mkdocs(config)
+    assert "index.md:1: unknown visibility 'publci' (choose public or editor)" in done.stderr
