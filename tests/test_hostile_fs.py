@@ -225,6 +225,8 @@ def test_symlinks_that_stay_inside_the_content_folder_keep_working(docs, capsys)
 def test_a_fifo_named_md_is_an_error_and_never_hangs_the_build(docs, tmp_path):
     os.mkfifo(docs / "pipe.md")
     os.mkfifo(docs / "stream.bin")
+    (docs / "old" / "search").mkdir(parents=True)
+    os.mkfifo(docs / "old" / "search" / "manifest.json")  # where the walk looks for an older site's manifest
     # A child process with a deadline: before the fix, opening the FIFO waited for a writer forever.
     done = subprocess.run(
         [sys.executable, "-m", "citesearch", "build", "docs", "--out", "site"],
@@ -232,9 +234,10 @@ def test_a_fifo_named_md_is_an_error_and_never_hangs_the_build(docs, tmp_path):
     )
     assert done.returncode == 1
     assert done.stderr.splitlines() == [
+        "old/search/manifest.json:1: not a regular file (named pipe); only regular files are read",
         "pipe.md:1: not a regular file (named pipe); only regular files are read",
         "stream.bin:1: not a regular file (named pipe); only regular files are read",
-        "citesearch: 2 error(s); nothing was written",
+        "citesearch: 3 error(s); nothing was written",
     ]
 
 

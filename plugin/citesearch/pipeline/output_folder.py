@@ -14,9 +14,10 @@ from pathlib import Path
 
 from ..engine.contract import MANIFEST_NAME, SEARCH_DIR
 from ..errors import UsageError
-from .source_files import shown_name
+from .source_files import read_regular, shown_name
 
 MARKER_NAME = ".citesearch-site"
+_MAX_MANIFEST_BYTES = 1 << 20  # a real manifest is a few hundred bytes
 # Fixed text, so the site stays byte-identical from build to build.
 MARKER_TEXT = b"This folder is a site written by citesearch; 'citesearch build' replaces it whole.\n"
 
@@ -25,8 +26,11 @@ def is_citesearch_output(folder: Path) -> bool:
     """True for a site citesearch wrote: the marker, or the manifest of a site built before the marker existed."""
     if (folder / MARKER_NAME).is_file():
         return True
+    manifest_path = folder / SEARCH_DIR / MANIFEST_NAME
     try:
-        manifest = json.loads((folder / SEARCH_DIR / MANIFEST_NAME).read_bytes())
+        if os.stat(manifest_path).st_size > _MAX_MANIFEST_BYTES:  # not ours: never read a huge file to find out
+            return False
+        manifest = json.loads(read_regular(manifest_path))  # a FIFO here must not hang the walk
         return manifest.get("generator", {}).get("name") == "citesearch"
     except (OSError, ValueError, AttributeError):
         return False

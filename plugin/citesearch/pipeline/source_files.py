@@ -66,7 +66,14 @@ def _not_regular(mode: int) -> str | None:
 
 
 def _open_regular(path: Path) -> int:
-    """A file descriptor for a regular file; O_NONBLOCK so opening a FIFO cannot wait for a writer."""
+    """A file descriptor for a regular file.
+
+    A device is never opened (opening some has side effects); O_NONBLOCK and the second
+    check cover a file swapped for a FIFO after the first check.
+    """
+    problem = _not_regular(os.stat(path).st_mode)
+    if problem:
+        raise NotRegularFile(0, problem, str(path))
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
     problem = _not_regular(os.fstat(fd).st_mode)
     if problem:
