@@ -234,3 +234,19 @@ def test_search_with_a_file_of_the_wrong_shape_is_refused(capsys, site_copy):
     for *_, name in manifest_of(site_copy)["languages"]["en"]["terms"]:
         (site_copy / "search" / name).write_text('{"terms": [["anchor", 1]]}', encoding="utf-8")
     assert "damaged search files" in search_fails(capsys, site_copy)
+
+
+def osa_distance(a: str, b: str) -> int:
+    """Levenshtein with adjacent transpositions, by the textbook table."""
+    d = [[i + j if i * j == 0 else 0 for j in range(len(b) + 1)] for i in range(len(a) + 1)]
+    for i in range(1, len(a) + 1):
+        for j in range(1, len(b) + 1):
+            d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1]))
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+    return d[len(a)][len(b)]
+
+
+@given(st.text("abcя的", max_size=6), st.text("abcя的", max_size=6))
+def test_within_one_edit_is_an_edit_distance_of_at_most_one(a, b):
+    assert shards.within_one_edit(a, b) == (osa_distance(a, b) <= 1)
