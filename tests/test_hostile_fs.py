@@ -350,3 +350,14 @@ def test_an_output_folder_name_that_is_not_utf8_is_shown_safely(docs, capsys):
     code, err = run(capsys, "docs", "--out", str(other))
     assert code == 2
     assert err[0].startswith("citesearch: error: output folder caf\\xe9 is not empty and was not written by citesearch")
+
+
+def test_a_read_only_output_location_is_refused_before_anything_is_built(docs, capsys, monkeypatch):
+    Path("public").mkdir()
+    real_access = os.access
+    # root may write anywhere, so the read-only folder is simulated; a read-only mount answers the same.
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: Path(path) != Path("public") and real_access(path, mode, **kw))
+    assert run(capsys, "docs", "--out", "public/site") == (
+        2, ["citesearch: error: output folder public/site cannot be written: public is not writable"]
+    )
+    assert sorted(p.name for p in Path(".").iterdir()) == ["docs", "public"]  # no cache, no temporary folder

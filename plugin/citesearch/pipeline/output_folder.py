@@ -75,6 +75,9 @@ def check_output_folder_replaceable(out: Path) -> None:
     existing = next((p for p in (out, *out.parents) if p.exists() or p.is_symlink()), None)
     if existing is not None and existing != out and not existing.is_dir():
         raise UsageError(f"output folder {shown_name(out)} cannot be created: {shown_name(existing)} is not a folder")
+    holder = out.parent if existing == out else existing  # where the temporary folder (or the parents) will be made
+    if holder is not None and not os.access(holder, os.W_OK | os.X_OK):  # fail before the build, not after it
+        raise UsageError(f"output folder {shown_name(out)} cannot be written: {shown_name(holder)} is not writable")
     if existing != out:
         return
     if out.is_symlink():
