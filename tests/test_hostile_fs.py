@@ -361,3 +361,13 @@ def test_a_read_only_output_location_is_refused_before_anything_is_built(docs, c
         2, ["citesearch: error: output folder public/site cannot be written: public is not writable"]
     )
     assert sorted(p.name for p in Path(".").iterdir()) == ["docs", "public"]  # no cache, no temporary folder
+
+
+def test_an_unreadable_asset_is_a_content_error_naming_it_before_anything_is_written(docs, capsys, monkeypatch):
+    (docs / "guide" / "diagram.svg").write_text("<svg/>", encoding="utf-8")
+    real_access = os.access
+    # root reads through chmod 0, so the missing permission is simulated.
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: Path(path).name != "diagram.svg" and real_access(path, mode, **kw))
+    code, err = run(capsys, "docs", "--out", "site")
+    assert code == 1
+    assert err == ["guide/diagram.svg:1: cannot read file: Permission denied", "citesearch: 1 error(s); nothing was written"]

@@ -55,6 +55,8 @@ def source_problem(path: Path, root_real: Path) -> str | None:
         mode = os.stat(path).st_mode
     except OSError as exc:
         return f"cannot read file: {exc.strerror or exc}"
+    if not os.access(path, os.R_OK):  # found now, with its path, not when the site is half written
+        return "cannot read file: Permission denied"
     return _not_regular(mode)
 
 
