@@ -110,3 +110,36 @@ def test_words_are_ordered_spans_whose_terms_make_up_analyze(text):
 @given(texts)
 def test_analysis_is_idempotent_on_its_own_normal_form(text):
     assert analyzer.analyze(analyzer.normalize(text)) == analyzer.analyze(text)
+
+
+# --- input limits (tests/vectors/limits.json, run by Node too) ---------------
+
+from citesearch.engine import contract  # noqa: E402
+from limit_vectors import LIMITS, analyze_cases  # noqa: E402
+
+
+def test_max_word_length_is_the_one_in_the_shared_vectors():
+    assert contract.MAX_WORD_LENGTH == LIMITS["max_word_length"]
+
+
+@pytest.mark.parametrize("note,text,terms", analyze_cases(), ids=[c[0] for c in analyze_cases()])
+def test_limit_vectors(note, text, terms):
+    assert analyzer.analyze(text) == terms
+
+
+# Runs of one letter (words of 1 to 100 letters), separators and marks.
+long_words = st.lists(
+    st.builds(lambda letter, times: letter * times, st.sampled_from(["a", "é", "я", "𐐀", "1"]), st.integers(1, 100))
+    | st.sampled_from([" ", "-", "路径参数" * 20, "\u0301"]),
+    max_size=6,
+).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(long_words)
+def test_no_term_is_longer_than_the_maximum_word(text):
+    # A term can never come from a word of more than MAX_WORD_LENGTH code points.
+    words = analyzer.words(text)
+    for piece in analyzer.pieces(text):
+        assert piece.kind == "cjk" or len(piece.text) <= contract.MAX_WORD_LENGTH
+    assert all(len(t) <= contract.MAX_WORD_LENGTH for w in words for t in w.terms)

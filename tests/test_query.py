@@ -12,6 +12,7 @@ from lunr.builder import Builder
 from lunr.index import Index
 
 from citesearch.engine import analyzer, contract, query
+from limit_vectors import LIMITS, clause_cases
 from node_support import run_node
 
 TESTS = Path(__file__).parent
@@ -115,3 +116,39 @@ def test_node_and_python_return_the_same_refs_in_the_same_order(serialized, inde
         assert [h["ref"] for h in js["hits"]] == [h.ref for h in py.hits], raw
         assert js["fuzzy"] == py.fuzzy, raw
         assert [h["score"] for h in js["hits"]] == pytest.approx([h.score for h in py.hits], rel=1e-9), raw
+
+
+# --- input limits (tests/vectors/limits.json, run by Node too) ---------------
+
+
+def test_max_query_length_is_the_one_in_the_shared_vectors():
+    assert contract.MAX_QUERY_LENGTH == LIMITS["max_query_length"]
+
+
+@pytest.mark.parametrize("note,raw,prefix,expected", clause_cases(), ids=[c[0] for c in clause_cases()])
+def test_limit_vectors(note, raw, prefix, expected):
+    assert as_lists(query.clauses(raw, prefix=prefix)) == expected
+
+
+def test_quotes_see_the_capped_query_too():
+    assert query.query_terms("path" + " " * 10_000 + "parameters").terms == ("path",)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ab 路é", min_size=200, max_size=2 * contract.MAX_QUERY_LENGTH))
+def test_only_the_first_code_points_of_a_query_count(raw):
+    capped = raw[: contract.MAX_QUERY_LENGTH]
+    assert query.clauses(raw) == query.clauses(capped)
+    assert all(len(c.term) <= contract.MAX_WORD_LENGTH for c in query.clauses(raw))
+
+
+@pytest.mark.parametrize(
+    "raw",
+    ["q" * 10_000, "路径参数" * 2_500, "abcdefghijklmnopqrstuvwxyz" * 400, "path " + "x" * 10_000],
+    ids=["10,000 letters", "10,000 ideographs", "10,400-letter alphabet", "a word then 10,000 letters"],
+)
+def test_an_overlong_query_searches_the_fixture_index_without_hanging(index, raw):
+    # Before the caps, lunr built ~2·n² fuzzy states for an n-letter word:
+    # 10,000 letters ran out of memory. Now the long word is not searched.
+    expected = [h.ref for h in query.run(index, "path").hits] if raw.startswith("path ") else []
+    assert [h.ref for h in query.run(index, raw).hits] == expected

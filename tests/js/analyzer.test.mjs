@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import test from "node:test";
-import { createAnalyzer } from "../../theme/static/analyzer.js";
+import { createAnalyzer, MAX_WORD_LENGTH } from "../../theme/static/analyzer.js";
+import { analyzeCases, limits } from "./limit-vectors.mjs";
 import { analyzer, lunr, vectors } from "./vectors.mjs";
 
 const { cases } = vectors("analyzer");
@@ -49,3 +50,15 @@ test("name and version are those of the contract", () => {
 test("createAnalyzer refuses a lunr without the Russian stemmer", () => {
   assert.throws(() => createAnalyzer({ stemmer: lunr.stemmer }), /lunr\.ru\.js/);
 });
+
+// --- input limits (tests/vectors/limits.json) --------------------------------
+
+test("MAX_WORD_LENGTH is the contract's", () => {
+  assert.equal(MAX_WORD_LENGTH, limits.max_word_length);
+});
+
+for (const c of analyzeCases) {
+  test(`limits: ${c.note}`, () => {
+    assert.deepEqual(analyzer.analyze(c.text), c.terms);
+  });
+}

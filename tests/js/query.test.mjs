@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 import { analyzer, lunr, vectors } from "./vectors.mjs";
-import { clauses, fuzzyClauses, run } from "../../theme/static/query.js";
+import { clauses, fuzzyClauses, MAX_QUERY_LENGTH, queryTerms, run } from "../../theme/static/query.js";
+import { clauseCases as limitCases, limits } from "./limit-vectors.mjs";
 
 const { clauses: clauseCases, search } = vectors("queries");
 const asLists = (items) => items.map((c) => [c.term, c.required, c.wildcardTrailing, c.editDistance]);
@@ -76,5 +77,28 @@ test("hits are ordered by score, then numeric ref", () => {
     const { hits } = run(lunr, index, analyzer, c.query);
     const sorted = [...hits].sort((a, b) => b.score - a.score || Number(a.ref) - Number(b.ref));
     assert.deepEqual(hits, sorted);
+  }
+});
+
+// --- input limits (tests/vectors/limits.json) --------------------------------
+
+test("MAX_QUERY_LENGTH is the contract's", () => {
+  assert.equal(MAX_QUERY_LENGTH, limits.max_query_length);
+});
+
+for (const c of limitCases) {
+  test(`limits: ${c.note}`, () => {
+    assert.deepEqual(asLists(clauses(analyzer, c.query, { prefix: c.prefix })), c.clauses);
+  });
+}
+
+test("quotes see the capped query too: no term from beyond the cap", () => {
+  const { terms } = queryTerms(analyzer, "path" + " ".repeat(10000) + "parameters");
+  assert.deepEqual(terms, ["path"]);
+});
+
+test("a 10,000-letter word and 10,000 CJK characters search the fixture index without a hit or a hang", () => {
+  for (const raw of ["q".repeat(10000), "路径参数".repeat(2500), "abcdefghijklmnopqrstuvwxyz".repeat(400)]) {
+    assert.deepEqual(run(lunr, index, analyzer, raw).hits, []);
   }
 });

@@ -9,13 +9,17 @@
 //    marks left after NFKC stay in the word but are dropped from its term;
 // 3. Cyrillic piece → lunr-languages' Russian stemmer, CJK piece →
 //    overlapping bigrams (a lone ideograph stays a unigram), any other piece
-//    → lunr.stemmer, exactly.
+//    → lunr.stemmer, exactly. A non-CJK piece longer than MAX_WORD_LENGTH
+//    code points is no word: neither indexed nor searched (a token or blob
+//    would only feed lunr's quadratic fuzzy matching).
 //
 // `lunr` must carry lunr.stemmerSupport and lunr.ru (the vendored
 // lunr.stemmer.support.js and lunr.ru.js loaded after lunr.js).
 
 export const NAME = "citesearch-multilingual";
-export const VERSION = "2";
+export const VERSION = "3"; // 3: words longer than MAX_WORD_LENGTH are dropped
+// contract.MAX_WORD_LENGTH (tests/vectors/limits.json ties the two).
+export const MAX_WORD_LENGTH = 64;
 
 // Han ideographs (unified, extensions A–H, compatibility) plus 々 and 〇.
 const CJK = "\\u3005\\u3007\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff\\u{20000}-\\u{323af}";
@@ -156,6 +160,9 @@ function normaliseWithMap(text) {
   return { norm, starts, ends };
 }
 
+// In code points, like Python's len(); UTF-16 length is an upper bound.
+const tooLong = (piece) => piece.length > MAX_WORD_LENGTH && Array.from(piece).length > MAX_WORD_LENGTH;
+
 // [{kind, text (without marks), at, end (in the normalised text), span}]
 function rawPieces(text) {
   const { norm, starts, ends } = normaliseWithMap(text);
@@ -166,6 +173,7 @@ function rawPieces(text) {
     // Marks NFKC could not compose (Russian stress marks, the dot of a
     // folded İ) belong to the word but not to its term.
     const piece = m[0].replace(MARKS, "");
+    if (kind !== "cjk" && tooLong(piece)) continue;
     result.push({ kind, text: piece, at: m.index, end: m.index + m[0].length, span });
   }
   return result;

@@ -4,6 +4,12 @@
 // "http://x", "foo:bar", "-"): terms come from the analyzer and are added
 // with the query API, pipeline off.
 
+// contract.MAX_QUERY_LENGTH (tests/vectors/limits.json ties the two): only
+// the first code points of the input count, like a search box's maxlength.
+// Words longer than analyzer.js's MAX_WORD_LENGTH are dropped by the
+// analyzer: lunr's fuzzy matching builds ~2·n² states for an n-character
+// term, and one 10,000-character word froze the tab for 23 s.
+export const MAX_QUERY_LENGTH = 256;
 // A shorter prefix would expand to a large share of the vocabulary.
 export const PREFIX_MIN_LENGTH = 2;
 // Weight of a prefix clause: the words the reader may still be typing
@@ -14,6 +20,12 @@ export const FUZZY_EDIT_DISTANCE = 1;
 export const FUZZY_MIN_LENGTH = 3;
 
 const codePoints = (text) => Array.from(text).length;
+
+// The part of the reader's input that is searched.
+export function capped(query) {
+  if (query.length <= MAX_QUERY_LENGTH) return query; // UTF-16 length bounds code points
+  return Array.from(query.slice(0, 2 * MAX_QUERY_LENGTH)).slice(0, MAX_QUERY_LENGTH).join("");
+}
 
 export function bigrams(text) {
   const chars = Array.from(text);
@@ -50,14 +62,16 @@ function prefixes(analyzer, query, pieces, prefix) {
 }
 
 // {terms: [distinct terms], prefixes: [{text, terms}]}: what a quote needs.
-export function queryTerms(analyzer, query, { prefix = true } = {}) {
+export function queryTerms(analyzer, rawQuery, { prefix = true } = {}) {
+  const query = capped(rawQuery);
   const pieces = analyzer.pieces(query);
   const terms = [...new Set(pieces.flatMap((p) => pieceTerms(analyzer, p)))];
   return { terms, prefixes: prefixes(analyzer, query, pieces, prefix) };
 }
 
 // [{term, required, wildcardTrailing, editDistance}]; never throws.
-export function clauses(analyzer, query, { prefix = true } = {}) {
+export function clauses(analyzer, rawQuery, { prefix = true } = {}) {
+  const query = capped(rawQuery);
   const pieces = analyzer.pieces(query);
   const result = [];
   for (const piece of pieces) {

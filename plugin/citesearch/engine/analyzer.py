@@ -18,6 +18,10 @@ The contract, step by step (the JavaScript module follows the same steps):
 3. **Terms** per piece: Cyrillic → Russian Snowball; CJK ideographs →
    overlapping character bigrams (a lone ideograph stays a unigram); any
    other piece (Latin, digits, …) → lunr.js's English stemmer exactly.
+   A non-CJK piece longer than ``contract.MAX_WORD_LENGTH`` code points
+   (after step 2, marks dropped) is no word at all: a token, hash or base64
+   blob is neither indexed nor searched, and never reaches the stemmer or
+   lunr's quadratic fuzzy matching.
 
 No stop words: the same list would have to live on both sides, and lunr's
 scoring already discounts frequent terms.
@@ -34,9 +38,10 @@ from functools import lru_cache
 import snowballstemmer
 
 from . import stemmer_en
+from .contract import MAX_WORD_LENGTH
 
 NAME = "citesearch-multilingual"
-VERSION = "2"
+VERSION = "3"  # 3: words longer than MAX_WORD_LENGTH are dropped
 
 # Han ideographs (unified, extensions A–H, compatibility) plus 々 and 〇.
 CJK_RANGES = "\u3005\u3007\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U000323af"
@@ -176,6 +181,8 @@ def _raw_pieces(text: str):
             # Marks NFKC could not compose (Russian stress marks, the dot
             # of a folded İ) belong to the word but not to its term.
             piece = _marks().sub("", piece)
+        if len(piece) > MAX_WORD_LENGTH and m.lastgroup != "cjk":
+            continue
         yield m.lastgroup or "other", piece, m.start(), m.end(), span
 
 

@@ -70,6 +70,19 @@ HASH_LENGTH = 16
 
 HEADING_SEPARATOR = " › "
 
+# --- Input limits (mirrored in theme/static/query.js and analyzer.js; tied
+# by tests/vectors/limits.json).  lunr's fuzzy matching builds an automaton
+# of about 2·n² states for an n-character term (a 2,000-character word took
+# 35 s and 700 MB), so neither side ever hands lunr an unbounded term.
+# A query is cut to its first MAX_QUERY_LENGTH code points, like a search box
+# with a maxlength; the cut text is then searched as if typed.
+MAX_QUERY_LENGTH = 256
+# A word (a non-CJK piece, normalised, in code points) longer than this is
+# neither indexed nor searched: it is a token, hash or blob, not prose.  64
+# keeps a SHA-256 in hex; CJK runs give bigrams and are never dropped.
+MAX_WORD_LENGTH = 64
+
+
 # Target sizes of the files a query fetches, in uncompressed bytes: a term
 # file is ~12 KB gzipped (its JSON of numbers compresses ~2.6x), a text file
 # about one passage.  Smaller term files would lengthen the manifest's list of

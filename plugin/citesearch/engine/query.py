@@ -22,6 +22,12 @@ Clauses, in query order:
   stem rather than the raw word keeps every form of a word one query:
   ``параметр``, ``параметров`` and ``параметры`` find the same chunks.
 
+Only the first ``contract.MAX_QUERY_LENGTH`` code points of the input count
+(like a search box's maxlength), and the analyzer drops words longer than
+``contract.MAX_WORD_LENGTH``: lunr's fuzzy matching builds about 2·n²
+automaton states for an n-character term, so an unbounded word froze both
+sides for tens of seconds.
+
 Prefix clauses weigh ``PREFIX_BOOST``.  When nothing matches, :func:`run`
 retries once with edit distance 1 on the optional, non-wildcard terms of
 three characters or more (fuzzy fallback).
@@ -35,6 +41,7 @@ from lunr.index import Index
 from lunr.query import Query, QueryPresence
 
 from . import analyzer
+from .contract import MAX_QUERY_LENGTH
 
 # A shorter prefix would expand to a large share of the vocabulary.
 PREFIX_MIN_LENGTH = 2
@@ -85,6 +92,12 @@ class QueryTerms:
     prefixes: tuple[Prefix, ...]
 
 
+def capped(query: str) -> str:
+    """The part of the reader's input that is searched: its first
+    ``MAX_QUERY_LENGTH`` code points."""
+    return query[:MAX_QUERY_LENGTH]
+
+
 def _is_lone_cjk(piece: analyzer.Piece) -> bool:
     return piece.kind == "cjk" and len(piece.text) == 1
 
@@ -112,6 +125,7 @@ def _prefixes(query: str, pieces: list[analyzer.Piece], prefix: bool) -> list[Pr
 
 
 def query_terms(query: str, *, prefix: bool = True) -> QueryTerms:
+    query = capped(query)
     pieces = analyzer.pieces(query)
     terms = tuple(dict.fromkeys(t for p in pieces for t in _piece_terms(p)))
     return QueryTerms(terms, tuple(_prefixes(query, pieces, prefix)))
@@ -119,6 +133,7 @@ def query_terms(query: str, *, prefix: bool = True) -> QueryTerms:
 
 def clauses(query: str, *, prefix: bool = True) -> list[Clause]:
     """The lunr clauses for ``query``; never raises, may be empty."""
+    query = capped(query)
     pieces = analyzer.pieces(query)
     result: list[Clause] = []
     for piece in pieces:
