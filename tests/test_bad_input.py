@@ -16,19 +16,6 @@ GOOD = "---\ntitle: Fine\n---\n\n# Fine\n\nA good page.\n"
 
 # (case, files to write, exact lines expected on stderr)
 CASES = [
-    # -- engineer A (issue 10, file-system safety): names that are not UTF-8, shown with \x escapes.
-    # Symlinks, special files and output folders need more than file contents: tests/test_hostile_fs.py.
-    (
-        "a file name that is not UTF-8",
-        {os.fsdecode(b"caf\xe9.md"): "Body.\n"},
-        ["caf\\xe9.md:1: file name is not valid UTF-8; rename it"],
-    ),
-    (
-        "a folder name that is not UTF-8",
-        {os.fsdecode(b"caf\xe9") + "/a.md": GOOD},
-        ["caf\\xe9:1: folder name is not valid UTF-8; rename it"],
-    ),
-    # -- end of engineer A's rows
     (
         "invalid yaml",
         {"a.md": "---\ntitle: [unclosed\n---\nBody.\n"},
@@ -62,6 +49,19 @@ CASES = [
         {"a.md": b"# Title\n\nCaf\xe9 au lait.\n"},
         ["a.md:3: not valid UTF-8: byte 0xe9 at column 4"],
     ),
+    # -- engineer A (issue 10, file-system safety): names that are not UTF-8, shown with \x escapes.
+    # Symlinks, special files and output folders need more than file contents: tests/test_hostile_fs.py.
+    (
+        "a file name that is not UTF-8",
+        {os.fsdecode(b"caf\xe9.md"): "Body.\n"},
+        ["caf\\xe9.md:1: file name is not valid UTF-8; rename it"],
+    ),
+    (
+        "a folder name that is not UTF-8",
+        {os.fsdecode(b"caf\xe9") + "/a.md": GOOD},
+        ["caf\\xe9:1: folder name is not valid UTF-8; rename it"],
+    ),
+    # -- end of engineer A's rows
     (
         "a binary file named .md",
         {"a.md": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"},
