@@ -12,6 +12,8 @@ export class LoadError extends Error {}
 function loadScript(url) {
   return new Promise((resolve, reject) => {
     const script = document.createElement("script");
+    // Downloaded in parallel, run in insertion order (lunr before its plugins).
+    script.async = false;
     script.src = url;
     script.onload = resolve;
     script.onerror = () => reject(new LoadError(`could not load ${url}`));
@@ -60,17 +62,17 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
 
   const modules = () =>
     once(cache, "modules", async () => {
-      for (const path of VENDOR_SCRIPTS) {
-        // lunr.js and its plugins are classic scripts that attach to window.lunr.
-        await loadScript(asset(path));
-      }
-      const [analyzerModule, query, quote, shards] = await Promise.all(
+      // lunr.js and its plugins are classic scripts that attach to window.lunr;
+      // everything downloads at once.
+      const scripts = Promise.all(VENDOR_SCRIPTS.map((path) => loadScript(asset(path))));
+      const imports = Promise.all(
         ["analyzer.js", "query.js", "quote.js", "shards.js"].map((name) =>
           import(asset(name)).catch((error) => {
             throw new LoadError(`could not load ${name} (${error.message})`);
           })
         )
       );
+      const [, [analyzerModule, query, quote, shards]] = await Promise.all([scripts, imports]);
       const lunr = window.lunr;
       return { lunr, analyzer: analyzerModule.createAnalyzer(lunr), query, quote, shards };
     });
