@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import random
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -39,6 +39,7 @@ class TwoIndexes:
     site: Path
     full: dict[str, Path]  # lang -> serialized whole index
     terms: dict[str, list[str]]  # lang -> every indexed term
+    loaded: dict = field(default_factory=dict)  # lang -> the whole index, loaded in lunr.py
 
 
 def _two_indexes(content: Path, out: Path) -> TwoIndexes:
@@ -122,7 +123,9 @@ def test_lunr_js_scores_on_shards_equal_the_whole_index_on_the_fixture_site(basi
     assert sharded == whole
 
 
-def python_hits(indexes: TwoIndexes, lang: str, text: str, whole: dict) -> tuple[query.Results, query.Results]:
+def python_hits(indexes: TwoIndexes, lang: str, text: str) -> tuple[query.Results, query.Results]:
+    """Hits of the whole index and of the shards, in lunr.py."""
+    whole = indexes.loaded
     if lang not in whole:
         whole[lang] = Index.load(json.loads(indexes.full[lang].read_text(encoding="utf-8")))
     manifest = json.loads((indexes.site / "search/manifest.json").read_text(encoding="utf-8"))
@@ -133,9 +136,8 @@ def python_hits(indexes: TwoIndexes, lang: str, text: str, whole: dict) -> tuple
 
 @pytest.mark.parametrize("lang", ["en", "ru", "zh"])
 def test_lunr_py_scores_on_shards_equal_the_whole_index(content_indexes, lang):
-    whole: dict = {}
     for text in queries_for(content_indexes, "content", lang):
-        expected, found = python_hits(content_indexes, lang, text, whole)
+        expected, found = python_hits(content_indexes, lang, text)
         assert found == expected, text
 
 
@@ -148,11 +150,8 @@ def test_any_query_of_index_words_scores_the_same_on_shards(content_indexes, dat
         lambda t: t[0][: t[1]] + t[2] + t[0][t[1] + 1 :]
     )
     text = " ".join(data.draw(st.lists(st.one_of(words, edited), min_size=1, max_size=3)))
-    expected, found = python_hits(content_indexes, lang, text, _WHOLE)
+    expected, found = python_hits(content_indexes, lang, text)
     assert found == expected
-
-
-_WHOLE: dict = {}
 
 
 def test_a_query_reads_only_the_term_files_of_its_terms(content_indexes):
