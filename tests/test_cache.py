@@ -420,6 +420,14 @@ def test_a_damaged_search_memo_is_rebuilt_with_a_warning(content, tmp_path):
     assert search_text(site) == search_text(tmp_path / "fresh")
 
 
+def test_a_search_memo_under_another_key_is_not_read_past_its_key(tmp_path):
+    # serve saves and misses the memo on every edit: parsing tens of megabytes only to find another key was slow
+    search_cache.save(tmp_path, "a" * 64, {"search/x.json": b"{}"})
+    memo = tmp_path / search_cache.MEMO
+    memo.write_text(memo.read_text(encoding="utf-8").replace('"files"', '"files" damaged'), encoding="utf-8")
+    assert search_cache.load(tmp_path, "b" * 64) is None
+
+
 class _FailingConnection(sqlite3.Connection):
     """A connection whose statements fail the way a full disk, a foreign lock or a bad disk make them fail."""
 

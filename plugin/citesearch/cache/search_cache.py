@@ -34,6 +34,10 @@ def load(folder: Path, key: str) -> dict[str, bytes] | None:
     path = folder / MEMO
     if not path.is_file():
         return None
+    with path.open(encoding="utf-8", errors="replace") as memo_file:
+        head = memo_file.read(len(key) + 10)
+    if head.startswith('{"key": "') and head != f'{{"key": "{key}"':
+        return None  # another key (save writes it first): no need to parse megabytes of files
     try:
         memo = json.loads(path.read_text(encoding="utf-8"))
         if memo.get("key") != key:
