@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
@@ -24,7 +25,7 @@ import jinja2
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config as MkDocsPluginConfig
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin
+from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
@@ -65,6 +66,7 @@ class CitesearchPlugin(BasePlugin[CitesearchConfig]):
         self.lang = "en"
         self.hidden: set[str] = set()
         self.files = Files([])
+        self.widget: Widget | None = None
 
     def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
         """Present so that ``mkdocs serve`` keeps this instance (and its chunks) between builds."""
@@ -86,6 +88,7 @@ class CitesearchPlugin(BasePlugin[CitesearchConfig]):
                         "list only citesearch under 'plugins:' (or set 'search_dir')")
         self.extension = ChunkExtension(budget=options.chunk_budget)
         config.markdown_extensions.append(self.extension)
+        self.widget = Widget.load(options.assets_dir, options.search_dir)
         return config
 
     def on_files(self, files: Files, config) -> Files:
@@ -105,6 +108,7 @@ class CitesearchPlugin(BasePlugin[CitesearchConfig]):
                 self.hidden.add(file.src_uri)
         return files
 
+    @event_priority(100)  # first: another plugin's on_page_content may convert Markdown with our extension too
     def on_page_content(self, html: str, *, page: Page, config, files: Files) -> str:
         # MkDocs rendered this page just now, with our extension instance.
         self.pages[page.file.src_uri] = self._search_page(page)
@@ -120,9 +124,9 @@ class CitesearchPlugin(BasePlugin[CitesearchConfig]):
         return SearchPage(doc_id, page.url, title, lang, chunks)
 
     def on_post_page(self, output: str, *, page: Page, config) -> str:
+        assert self.widget is not None  # set by on_config
         root = get_relative_url(".", page.url).rstrip("/") + "/"
-        box = self._box(page.meta.get("lang", self.lang))
-        return inject(output, self._head(root), box, self._script(root))
+        return self.widget.inject(output, root, page.meta.get("lang", self.lang))
 
     def on_post_build(self, *, config) -> None:
         site = Path(config.site_dir)
@@ -152,25 +156,41 @@ class CitesearchPlugin(BasePlugin[CitesearchConfig]):
                 file.page.render(config, self.files)
                 self.pages[file.src_uri] = self._search_page(file.page)
 
-    # --- what every page gets --------------------------------------------------------------
 
-    def _head(self, root: str) -> str:
-        assets = f"{root}{self.config.assets_dir}/"
-        version = asset_version()
-        modules = ", ".join(
-            f'"{assets}{name}": "{assets}{name}?v={version}"' for name in module_names()
+@dataclass(frozen=True)
+class Widget:
+    """What every page gets: tags in <head>, the search box, the script."""
+
+    assets_dir: str
+    search_dir: str
+    version: str  # hash of the widget's files: a redeployed site never mixes old and new modules
+    modules: tuple[str, ...]
+    box_template: jinja2.Template  # the standalone theme's own search box, templates/search.html
+
+    @classmethod
+    def load(cls, assets_dir: str, search_dir: str) -> "Widget":
+        static = static_files(theme_dir())
+        digest = hashlib.sha256()
+        for name, path in static.items():
+            digest.update(name.encode() + b"\0" + path.read_bytes())
+        env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(str(theme_dir() / "templates")),
+            autoescape=True,
+            undefined=jinja2.StrictUndefined,
         )
-        return (
-            f'<meta name="citesearch:search" content="{root}{self.config.search_dir}/" data-root="{root}">\n'
-            f'<script type="importmap">{{"imports": {{{modules}}}}}</script>\n'
-            f'<link rel="stylesheet" href="{assets}search.css?v={version}">\n'
+        modules = tuple(sorted(n for n in static if n.endswith(".js") and "/" not in n))
+        return cls(assets_dir, search_dir, digest.hexdigest()[:10], modules, env.get_template("search.html"))
+
+    def inject(self, html: str, root: str, lang: str) -> str:
+        assets = f"{root}{self.assets_dir}/"
+        imports = ", ".join(f'"{assets}{name}": "{assets}{name}?v={self.version}"' for name in self.modules)
+        head = (
+            f'<meta name="citesearch:search" content="{root}{self.search_dir}/" data-root="{root}">\n'
+            f'<script type="importmap">{{"imports": {{{imports}}}}}</script>\n'
+            f'<link rel="stylesheet" href="{assets}search.css?v={self.version}">\n'
         )
-
-    def _script(self, root: str) -> str:
-        return f'<script type="module" src="{root}{self.config.assets_dir}/citesearch.js?v={asset_version()}"></script>\n'
-
-    def _box(self, lang: str) -> str:
-        return box_template().render(page_lang=lang)
+        script = f'<script type="module" src="{assets}citesearch.js?v={self.version}"></script>\n'
+        return inject(html, head, self.box_template.render(page_lang=lang), script)
 
 
 # --- helpers without plugin state -----------------------------------------------------------------
@@ -194,33 +214,6 @@ def front_matter(source: str) -> dict:
     """The page's front matter as MkDocs reads it (the same keys ``page.meta`` will have)."""
     _, meta = get_data(source)
     return meta
-
-
-_versions: dict[str, str] = {}
-
-
-def asset_version() -> str:
-    """Hash of the widget's files: a redeployed site never mixes old and new modules."""
-    if "assets" not in _versions:
-        digest = hashlib.sha256()
-        for name, path in static_files(theme_dir()).items():
-            digest.update(name.encode() + b"\0" + path.read_bytes())
-        _versions["assets"] = digest.hexdigest()[:10]
-    return _versions["assets"]
-
-
-def module_names() -> list[str]:
-    return sorted(n for n in static_files(theme_dir()) if n.endswith(".js") and "/" not in n)
-
-
-def box_template() -> jinja2.Template:
-    """The standalone theme's own search box (templates/search.html)."""
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(theme_dir() / "templates")),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-    )
-    return env.get_template("search.html")
 
 
 _MATERIAL_HEADER_END = re.compile(r"</nav>\s*</header>")
