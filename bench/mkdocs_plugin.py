@@ -27,9 +27,8 @@ import yaml
 import run as bench
 from corpora import REPO_DIR, WORK_DIR, available, copy_markdown, markdown_files
 from queries import relevance_queries
-from report import LEGEND, Row, header, load_average, table
-from sizes import measure
-from systems import CITESEARCH_BROWSER, MKDOCS_LOCALES, System, finish_site, prepare
+from report import Row, load_average
+from systems import CITESEARCH_BROWSER, MKDOCS_LOCALES, System, prepare
 
 MATERIAL_BROWSER = {
     "input": "input.md-search__input",
@@ -115,14 +114,7 @@ def run_corpus(corpus, args, venv_bin) -> list[Row]:
     systems.sort(key=lambda s: SYSTEMS.index(s.name))
     rows = {s.name: Row(corpus.name, s.name) for s in systems}
     bench.time_builds(systems, args.runs, rows)
-    for system in systems:
-        row = rows[system.name]
-        if row.error:
-            continue
-        finish_site(system, corpus)
-        index = measure(system.site, system.index_globs)
-        row.index_raw, row.index_gz = index.raw, index.gzip
-        row.code_gz = measure(system.site, system.runtime_globs).gzip
+    bench.measure_sizes(systems, corpus, rows)
     queries = relevance_queries(corpus, files, args.queries)
     browser_ran = not args.no_browser and Path("/usr/bin/chromium").exists()
     tops = bench.measure_browser(systems, corpus, rows, queries, args.cold_loads, False) if browser_ran else {}
@@ -148,11 +140,8 @@ def main(argv=None) -> int:
     for corpus in corpora:
         rows += run_corpus(corpus, args, venv_bin)
     command = "python bench/mkdocs_plugin.py " + shlex.join(argv if argv is not None else sys.argv[1:])
-    notes = [f"- {r.corpus} / {r.system}: {n.splitlines()[0][:300]}" for r in rows for n in r.notes]
-    doc = (f"{header(command.strip(), bench.tool_versions(venv_bin is not None), args.runs, args.queries, REPO_DIR, load_before)}\n"
-           f"{table(rows)}\n\n{LEGEND}\nMethods: bench/README.md; this script's systems: its docstring.\n\n"
-           + ("Notes:\n" + "\n".join(notes) + "\n" if notes else "")
-           + f"\n(bench wall time {time.perf_counter() - started:.0f}s)\n")
+    doc = bench.report(rows, command, venv_bin is not None, args, load_before, started,
+                       methods="Methods: bench/README.md; this script's systems: its docstring.")
     print(doc)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(doc, encoding="utf-8")

@@ -159,13 +159,8 @@ def score(rows, systems, queries, tops, browser_ran: bool) -> None:
             row.doc_words = str(score_docs(queries, tops[system.name], "words"))
 
 
-def run_corpus(corpus, args, venv_bin) -> list[Row]:
-    files = markdown_files(corpus.source, SMOKE_FILES if args.smoke else None)
-    print(f"{corpus.name}: {len(files)} documents", file=sys.stderr)
-    systems = selected(prepare(corpus, files, args.work, venv_bin), args.systems)
-    rows = {s.name: Row(corpus.name, s.name) for s in systems}
-    time_builds(systems, args.runs, rows)
-
+def measure_sizes(systems: list[System], corpus, rows: dict[str, Row]) -> None:
+    """Index and search-code bytes of every site that built."""
     for system in systems:
         row = rows[system.name]
         if row.error:
@@ -174,6 +169,15 @@ def run_corpus(corpus, args, venv_bin) -> list[Row]:
         index = measure(system.site, system.index_globs)
         row.index_raw, row.index_gz = index.raw, index.gzip
         row.code_gz = measure(system.site, system.runtime_globs).gzip
+
+
+def run_corpus(corpus, args, venv_bin) -> list[Row]:
+    files = markdown_files(corpus.source, SMOKE_FILES if args.smoke else None)
+    print(f"{corpus.name}: {len(files)} documents", file=sys.stderr)
+    systems = selected(prepare(corpus, files, args.work, venv_bin), args.systems)
+    rows = {s.name: Row(corpus.name, s.name) for s in systems}
+    time_builds(systems, args.runs, rows)
+    measure_sizes(systems, corpus, rows)
 
     queries = relevance_queries(corpus, files, args.queries)
     browser_ran = not args.no_browser and Path("/usr/bin/chromium").exists()
@@ -193,6 +197,15 @@ def tool_versions(with_peers: bool) -> dict[str, str]:
 
         found.update(peers.versions())
     return found
+
+
+def report(rows: list[Row], command: str, with_peers: bool, args, load_before, started: float,
+           methods: str = "Methods, the exact peer setup and known failures: bench/README.md.") -> str:
+    """The markdown document: header, table, legend, notes."""
+    notes = [f"- {r.corpus} / {r.system}: {n.splitlines()[0][:300]}" for r in rows for n in r.notes]
+    return (f"{header(command.strip(), tool_versions(with_peers), args.runs, args.queries, REPO_DIR, load_before)}\n"
+            f"{table(rows)}\n\n{LEGEND}\n{methods}\n\n" + ("Notes:\n" + "\n".join(notes) + "\n" if notes else "")
+            + f"\n(bench wall time {time.perf_counter() - started:.0f}s)\n")
 
 
 def main(argv=None) -> int:
@@ -215,11 +228,7 @@ def main(argv=None) -> int:
         rows += run_corpus(corpus, args, venv_bin)
 
     command = "python bench/run.py " + shlex.join(argv if argv is not None else sys.argv[1:])
-    text = table(rows)
-    notes = [f"- {r.corpus} / {r.system}: {n.splitlines()[0][:300]}" for r in rows for n in r.notes]
-    doc = (f"{header(command.strip(), tool_versions(peers_wanted), args.runs, args.queries, REPO_DIR, load_before)}\n"
-           f"{text}\n\n{LEGEND}\nMethods, the exact peer setup and known failures: bench/README.md.\n\n" + ("Notes:\n" + "\n".join(notes) + "\n" if notes else "")
-           + f"\n(bench wall time {time.perf_counter() - started:.0f}s)\n")
+    doc = report(rows, command, peers_wanted, args, load_before, started)
     print(doc)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(doc, encoding="utf-8")
