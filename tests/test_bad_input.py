@@ -290,3 +290,22 @@ def test_usage_errors_exit_2(tmp_path, capsys):
     with pytest.raises(SystemExit) as exc:
         main(["build", "--role", "admin"])
     assert exc.value.code == 2
+
+
+# --- serve --port (issue 10, class 10): a usage error, never a traceback -----
+
+SERVE_PORT_CASES = [
+    ("70000", "citesearch: error: argument --port: port must be a whole number from 0 to 65535, got '70000'"),
+    ("-1", "citesearch: error: argument --port: port must be a whole number from 0 to 65535, got '-1'"),
+    ("http", "citesearch: error: argument --port: port must be a whole number from 0 to 65535, got 'http'"),
+    ("80.5", "citesearch: error: argument --port: port must be a whole number from 0 to 65535, got '80.5'"),
+]
+
+
+@pytest.mark.parametrize("port,expected", SERVE_PORT_CASES, ids=[c[0] for c in SERVE_PORT_CASES])
+def test_a_port_out_of_range_or_not_a_number_exits_2(tmp_path, capsys, port, expected):
+    write(tmp_path, {"ok.md": GOOD})
+    with pytest.raises(SystemExit) as exc:
+        main(["serve", str(tmp_path), f"--port={port}"])
+    assert exc.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == expected

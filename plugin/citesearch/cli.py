@@ -20,6 +20,14 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
+def _port(text: str) -> int:
+    """A TCP port for --port (0: any free one)."""
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdigit()) or int(digits) > 65535:
+        raise argparse.ArgumentTypeError(f"port must be a whole number from 0 to 65535, got {text[:20]!r}")
+    return int(digits)
+
+
 def make_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="citesearch", description="Static sites with cited-snippet search.")
     parser.add_argument("--version", action="version", version=f"citesearch {__version__}")
@@ -36,7 +44,7 @@ def make_parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="preview locally with live reload")
     serve.add_argument("dir", nargs="?", default=".", type=Path)
     serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--port", type=_port, default=8000)
     serve.add_argument("--role", choices=("public", "editor"), default="editor")
     serve.add_argument(
         "--cache-dir", type=Path, help="build cache folder (default: one per content folder in ~/.cache/citesearch)"

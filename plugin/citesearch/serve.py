@@ -6,15 +6,22 @@ site or the new one, never a half-written mix, and only paths the build made
 can be answered (no file system path is ever built from a URL).  A failed
 rebuild keeps the last good site and tells the open pages, which show the
 errors (file:line) over the page until the next good build.
+
+Only requests addressed to the preview itself are answered (``Host`` is
+localhost, a loopback address or ``--host``, with the port): a web page on
+another origin could otherwise point its own name at 127.0.0.1 (DNS
+rebinding) and read the editor's drafts.
 """
 
 from __future__ import annotations
 
 import errno
 import http.server
+import ipaddress
 import json
 import mimetypes
 import posixpath
+import re
 import secrets
 import threading
 import time
@@ -187,6 +194,46 @@ def site_path(url_path: str) -> str | None:
     return rel
 
 
+LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+WILDCARD_HOSTS = frozenset({"", "0.0.0.0", "::"})
+# host, or [IPv6], then an optional port; no user info, path or spaces.
+_HOST_HEADER = re.compile(r"(?:\[(?P<v6>[0-9A-Fa-f:.]+)\]|(?P<name>[^\s:/@\[\]]+))(?::(?P<port>[0-9]{1,5}))?")
+
+
+def _is_ip(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+def is_loopback(host: str) -> bool:
+    """Whether binding ``host`` keeps the preview on this computer."""
+    host = host.strip("[]").lower()
+    return host in LOOPBACK_NAMES or (_is_ip(host) and ipaddress.ip_address(host).is_loopback)
+
+
+def host_allowed(header: str | None, bound_host: str, port: int) -> bool:
+    """Whether a request's ``Host`` header names this preview.
+
+    Allowed: localhost, 127.0.0.1, [::1] and the bound host, each with the
+    server's port (no port only on port 80); when bound to every interface
+    (0.0.0.0), any IP address too, since a DNS-rebinding page always reaches
+    the server under a name of its own, never under an IP address.
+    """
+    match = _HOST_HEADER.fullmatch(header or "")
+    if match is None:
+        return False
+    name = (match["v6"] or match["name"]).lower()
+    if (int(match["port"]) if match["port"] else 80) != port:
+        return False
+    bound = bound_host.strip("[]").lower()
+    if name in LOOPBACK_NAMES or name == bound:
+        return True
+    return bound in WILDCARD_HOSTS and _is_ip(name)
+
+
 class Handler(http.server.BaseHTTPRequestHandler):
     server: "PreviewServer"
     server_version = "citesearch-serve"
@@ -198,6 +245,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self._answer(body=False)
 
     def _answer(self, *, body: bool) -> None:
+        if not host_allowed(self.headers.get("Host"), self.server.bound_host, self.server.server_address[1]):
+            return self._send(403, "text/plain; charset=utf-8", self.server.wrong_host_message(), body)
         request_path = urlsplit(self.path).path
         if request_path == EVENTS_PATH:
             return self._events() if body else self._send(200, "text/event-stream", b"", body)
@@ -264,6 +313,7 @@ class PreviewServer(http.server.ThreadingHTTPServer):
 
     def __init__(self, address: tuple[str, int], preview: Preview):
         self.preview = preview
+        self.bound_host = address[0]
         self.script = theme_dir() / "serve" / "livereload.js"
         self.preview_head = f'<script src="{SCRIPT_PATH}" defer></script>'
         super().__init__(address, Handler)
@@ -272,6 +322,14 @@ class PreviewServer(http.server.ThreadingHTTPServer):
     def url(self) -> str:
         host, port = self.server_address[:2]
         return f"http://{host}:{port}/"
+
+    def wrong_host_message(self) -> bytes:
+        return (
+            "403 Forbidden: this citesearch preview only answers requests for its own address "
+            "(localhost, 127.0.0.1, [::1] or the --host it was started with), so that no other web site "
+            f"can read your drafts. Open http://127.0.0.1:{self.server_address[1]}/ or restart serve with "
+            "--host set to the name you use.\n"
+        ).encode("utf-8")
 
 
 def open_server(preview: Preview, host: str, port: int) -> PreviewServer:
@@ -302,6 +360,12 @@ def serve(
     thread.start()
     try:
         preview.log(f"serving {preview.content_dir} ({role} role) at {server.url}")
+        if not is_loopback(host):
+            drafts = "its editor-only drafts included " if role == EDITOR else ""
+            preview.log(
+                f"warning: --host {host} exposes this preview, {drafts}to every machine that can reach this one "
+                "on the network; use --host 127.0.0.1 to keep it private"
+            )
         preview.run(stop_event)
     except KeyboardInterrupt:
         pass  # Ctrl+C is how a preview ends
