@@ -212,6 +212,17 @@ def test_a_dirty_rebuild_keeps_the_pages_it_did_not_render_in_the_index(tmp_path
         assert (answer["status"] == "supported") == found, word
 
 
+def test_the_editor_role_builds_and_indexes_drafts_for_a_private_preview(tmp_path: Path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# Home\n\nPublic words.\n", encoding="utf-8")
+    (tmp_path / "docs" / "secret-plans.md").write_text(DRAFT, encoding="utf-8")
+    config = tmp_path / "mkdocs.yml"
+    config.write_text(yaml.safe_dump({"site_name": "x", "plugins": [{"citesearch": {"role": "editor"}}]}))
+    assert mkdocs(config).returncode == 0
+    answer = cli_search(tmp_path / "site", DRAFT_WORD, lang="en", limit=5, exact=True)
+    assert [r["ref"] for r in answer["results"]] == ["secret-plans#secret-plans--1"]
+
+
 def test_bad_options_are_one_line_errors(tmp_path: Path):
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "index.md").write_text("# Home\n", encoding="utf-8")
