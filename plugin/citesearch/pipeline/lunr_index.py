@@ -75,14 +75,11 @@ def build_from_terms(documents: Sequence[FieldTerms]) -> dict:
             for term in counts:
                 refs[term].append(ref)
     term_index = {term: n for n, term in enumerate(first_seen)}
-    # term -> (its index, its idf): what a weight needs, in one lookup.
-    scoring = {
-        term: (n, _idf(sum(len(refs.get(term, ())) for refs in refs_with), len(documents)))
-        for term, n in term_index.items()
-    }
-    averages = [total / len(documents) if documents else 0 for total in length_sums]
+    document_count = len(documents)
+    idf = {term: _idf(sum(len(refs.get(term, ())) for refs in refs_with), document_count) for term in term_index}
+    averages = [total / document_count if document_count else 0 for total in length_sums]
     vectors = [
-        [f"{fields[f]}/{ref}", _vector(counts, length, averages[f], contract.FIELD_BOOSTS[fields[f]], scoring)]
+        [f"{fields[f]}/{ref}", _vector(counts, length, averages[f], contract.FIELD_BOOSTS[fields[f]], term_index, idf)]
         for ref, f, counts, length in field_counts
     ]
     no_metadata: dict = {}  # lunr.py's per-document term metadata: none is kept; one shared, read-only
@@ -102,18 +99,17 @@ def build_from_terms(documents: Sequence[FieldTerms]) -> dict:
     }
 
 
-def _vector(counts: Counter, length: int, average: float, boost: float, scoring: dict) -> list:
+def _vector(counts: Counter, length: int, average: float, boost: float, term_index: dict, idf: dict) -> list:
     """``[term index, weight, ...]`` by term index: lunr.py's BM25 with the same float operations."""
     if not counts:
         return []
     norm = K1 * (1 - B + B * (length / average))
     k1_plus_1 = K1 + 1
-    entries = sorted([(*scoring[term], tf) for term, tf in counts.items()])  # term indices are unique
-    return [
-        x
-        for index, idf, tf in entries
-        for x in (index, round(idf * (k1_plus_1 * tf) / (norm + tf) * boost, 3))
-    ]
+    flat = []
+    for term in sorted(counts, key=term_index.__getitem__):
+        tf = counts[term]
+        flat += (term_index[term], round(idf[term] * (k1_plus_1 * tf) / (norm + tf) * boost, 3))
+    return flat
 
 
 def _idf(documents_with_term: int, document_count: int) -> float:
