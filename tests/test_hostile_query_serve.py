@@ -129,7 +129,12 @@ def test_a_page_under_another_name_cannot_read_drafts_or_events_from_the_preview
             status, kind, body = request(server.url, path, f"evil.example:{port}")
             assert (status, kind) == (403, "text/plain; charset=utf-8"), path
             assert "EDITORSECRET" not in body
-            assert body.startswith("403 Forbidden: this citesearch preview only answers requests for its own address")
+            assert body == (
+                "403 Forbidden: this citesearch preview only answers requests for its own address "
+                "(localhost, 127.0.0.1, [::1] or the --host it was started with), so that no other web site "
+                f"can read your drafts. Open http://127.0.0.1:{port}/ or restart serve with --host set to "
+                "the name you use.\n"
+            )
         for host in (f"127.0.0.1:{port}", f"localhost:{port}"):
             status, _, body = request(server.url, "/drafts/secret.html", host)
             assert status == 200 and "EDITORSECRET" in body, host

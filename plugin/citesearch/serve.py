@@ -324,11 +324,11 @@ class PreviewServer(http.server.ThreadingHTTPServer):
         return f"http://{host}:{port}/"
 
     def wrong_host_message(self) -> bytes:
+        own = f"http://127.0.0.1:{self.server_address[1]}/" if self.bound_host in WILDCARD_HOSTS else self.url
         return (
             "403 Forbidden: this citesearch preview only answers requests for its own address "
             "(localhost, 127.0.0.1, [::1] or the --host it was started with), so that no other web site "
-            f"can read your drafts. Open http://127.0.0.1:{self.server_address[1]}/ or restart serve with "
-            "--host set to the name you use.\n"
+            f"can read your drafts. Open {own} or restart serve with --host set to the name you use.\n"
         ).encode("utf-8")
 
 
