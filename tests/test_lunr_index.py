@@ -22,7 +22,13 @@ from citesearch.engine import contract
 from citesearch.model import Chunk
 from citesearch.pipeline.index import dumps
 from citesearch.pipeline.load import load_documents
-from citesearch.pipeline.lunr_index import build_from_terms, build_lunr_index, chunk_terms
+from citesearch.pipeline.lunr_index import (
+    build_from_terms,
+    build_lunr_index,
+    build_term_rows,
+    chunk_terms,
+    term_rows_from_terms,
+)
 from citesearch.pipeline.parse import Parser
 from conftest import corpus
 
@@ -57,6 +63,18 @@ def assert_identical(ours: dict, theirs: dict) -> None:
     assert dumps(ours) == dumps(theirs)  # key order too: the site must not change by a byte
 
 
+def rows_of(serialized: dict) -> list[list]:
+    """The serialized index turned around, by term: what the term rows must hold."""
+    weights = {field_ref: dict(zip(v[::2], v[1::2])) for field_ref, v in serialized["fieldVectors"]}
+    return [
+        [term, posting["_index"], *(
+            [x for ref in sorted(posting[field], key=int) for x in (int(ref), weights[f"{field}/{ref}"][posting["_index"]])]
+            for field in serialized["fields"]
+        )]
+        for term, posting in serialized["invertedIndex"]
+    ]
+
+
 # --- generated inputs ------------------------------------------------------------------------------
 
 # Few distinct terms, so terms repeat within and across fields and documents;
@@ -68,7 +86,9 @@ _documents = st.lists(st.tuples(_terms, _terms, _terms), min_size=1, max_size=12
 @settings(max_examples=300, deadline=None)
 @given(_documents)
 def test_generated_indexes_match_lunr_py(documents):
-    assert_identical(build_from_terms(documents), oracle(documents))
+    expected = oracle(documents)
+    assert_identical(build_from_terms(documents), expected)
+    assert term_rows_from_terms(documents) == rows_of(expected)
 
 
 def test_weights_follow_field_length_and_term_frequency():
@@ -83,6 +103,7 @@ def test_weights_follow_field_length_and_term_frequency():
 def test_no_chunks_give_an_empty_index():
     index = build_lunr_index([])
     assert index["fieldVectors"] == [] and index["invertedIndex"] == []
+    assert build_term_rows([]) == []
 
 
 def test_terms_from_the_parser_are_the_terms_analysed_here():
@@ -119,3 +140,4 @@ def test_corpus_indexes_match_lunr_py(name, lang):
         ours = build_lunr_index(chunks)
         assert_identical(ours, oracle([chunk_terms(c) for c in chunks]))
         assert json.loads(dumps(ours)) == ours
+        assert build_term_rows(chunks) == rows_of(ours)

@@ -12,7 +12,7 @@ import lunr
 from ..engine import analyzer, contract
 from ..engine.shards import utf16_key, utf16_length
 from ..model import Chunk, ParsedDocument
-from .lunr_index import build_lunr_index
+from .lunr_index import build_term_rows
 
 # What the search files depend on besides the pages; the build cache reuses the
 # last build's files while none of it (nor any page field) changed.
@@ -80,7 +80,7 @@ def build_shard(lang: str, pages: Iterable[SearchPage]) -> LanguageShard:
             if chunk.text:
                 chunks.append(chunk)
                 owners.append(page)
-    rows = _term_rows(build_lunr_index(chunks))
+    rows = build_term_rows(chunks)
     files: dict[str, bytes] = {}
     entry = {
         "documents": len(pages),
@@ -97,25 +97,6 @@ def _add(files: dict[str, bytes], name_of, data: object) -> str:
     name = name_of(digest(raw))
     files[name] = raw
     return name
-
-
-def _term_rows(serialized: dict) -> list[list]:
-    """``[term, term_index, [ref, weight, ...] per field]`` in lunr.js order."""
-    fields = serialized["fields"]
-    weights: dict[str, dict[int, float]] = {}
-    for field_ref, elements in serialized["fieldVectors"]:
-        weights[field_ref] = dict(zip(elements[::2], elements[1::2]))
-    rows = []
-    for term, posting in serialized["invertedIndex"]:
-        index = posting["_index"]
-        row: list = [term, index]
-        for field in fields:
-            flat: list = []
-            for ref in sorted(posting[field], key=int):
-                flat += [int(ref), weights[f"{field}/{ref}"][index]]
-            row.append(flat)
-        rows.append(row)
-    return rows
 
 
 def _term_files(lang: str, rows: list[list], files: dict[str, bytes]) -> list[list]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import math
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 from typing import Sequence
 
 import lunr
@@ -56,12 +57,39 @@ def build_lunr_index(chunks: Sequence[Chunk]) -> dict:
     return build_from_terms([chunk_terms(chunk) for chunk in chunks])
 
 
-def build_from_terms(documents: Sequence[FieldTerms]) -> dict:
-    """The serialized index of documents given as their field terms; ref ``i`` is ``str(i)``."""
+def build_term_rows(chunks: Sequence[Chunk]) -> list[list]:
+    """The same index by term: ``[term, term index, [ref, weight, ...] per field]``.
+
+    Terms in lunr.js order (UTF-16), refs ascending as ints; the weights are
+    the serialized index's.  Made directly, without building the serialized
+    index and turning it around.
+    """
+    return term_rows_from_terms([chunk_terms(chunk) for chunk in chunks])
+
+
+@dataclass
+class _Weighing:
+    """What every weight of an index needs, from one pass over its documents."""
+
+    field_counts: list[tuple[int, int, Counter, int]]  # (document, field, term counts in first-seen order, length)
+    refs_with: list[dict[str, list[str]]]  # per field: term -> refs of the documents that have it there
+    term_index: dict[str, int]  # lunr.py numbers terms in first-seen order
+    idf: dict[str, float]
+    averages: list[float]  # per field: the average length
+
+    def norm(self, f: int, length: int) -> float:
+        return K1 * (1 - B + B * (length / self.averages[f]))
+
+    def in_lunr_order(self) -> list[str]:
+        # lunr.js inserts terms into its token set in UTF-16 order and throws
+        # "Out of order word insertion" otherwise (lunr.py sorts by code point).
+        return sorted(self.term_index, key=lambda term: term.encode("utf-16-be"))
+
+
+def _weigh(documents: Sequence[FieldTerms]) -> _Weighing:
     fields = contract.FIELDS
-    first_seen: dict[str, int] = {}  # every term, in the order lunr.py numbers them
-    # Per document and field: (ref, field index, term counts in first-seen order, length).
-    field_counts: list[tuple[str, int, Counter, int]] = []
+    first_seen: dict[str, int] = {}
+    field_counts: list[tuple[int, int, Counter, int]] = []
     refs_with: list[defaultdict[str, list[str]]] = [defaultdict(list) for _ in fields]
     length_sums = [0] * len(fields)
     for i, document in enumerate(documents):
@@ -69,26 +97,39 @@ def build_from_terms(documents: Sequence[FieldTerms]) -> dict:
         for f, terms_ in enumerate(document):
             counts = Counter(terms_)
             first_seen.update(counts)  # keeps each term's first position
-            field_counts.append((ref, f, counts, len(terms_)))
+            field_counts.append((i, f, counts, len(terms_)))
             length_sums[f] += len(terms_)
             refs = refs_with[f]
             for term in counts:
                 refs[term].append(ref)
-    term_index = {term: n for n, term in enumerate(first_seen)}
-    document_count = len(documents)
-    idf = {term: _idf(sum(len(refs.get(term, ())) for refs in refs_with), document_count) for term in term_index}
-    averages = [total / document_count if document_count else 0 for total in length_sums]
+    count = len(documents)
+    return _Weighing(
+        field_counts=field_counts,
+        refs_with=refs_with,
+        term_index={term: n for n, term in enumerate(first_seen)},
+        idf={term: _idf(sum(len(refs.get(term, ())) for refs in refs_with), count) for term in first_seen},
+        averages=[total / count if count else 0 for total in length_sums],
+    )
+
+
+def _weight(idf: float, tf: int, norm: float, boost: float) -> float:
+    """lunr.py's BM25 weight, with the same float operations in the same order, rounded as it rounds."""
+    return round(idf * ((K1 + 1) * tf) / (norm + tf) * boost, 3)
+
+
+def build_from_terms(documents: Sequence[FieldTerms]) -> dict:
+    """The serialized index of documents given as their field terms; ref ``i`` is ``str(i)``."""
+    fields = contract.FIELDS
+    weighing = _weigh(documents)
     vectors = [
-        [f"{fields[f]}/{ref}", _vector(counts, length, averages[f], contract.FIELD_BOOSTS[fields[f]], term_index, idf)]
-        for ref, f, counts, length in field_counts
+        [f"{fields[f]}/{i}", _vector(weighing, f, counts, length)]
+        for i, f, counts, length in weighing.field_counts
     ]
     no_metadata: dict = {}  # lunr.py's per-document term metadata: none is kept; one shared, read-only
     postings = [
-        [term, {**{name: dict.fromkeys(refs_with[f].get(term, ()), no_metadata) for f, name in enumerate(fields)},
-                "_index": term_index[term]}]
-        # lunr.js inserts terms into its token set in UTF-16 order and throws
-        # "Out of order word insertion" otherwise (lunr.py sorts by code point).
-        for term in sorted(term_index, key=lambda term: term.encode("utf-16-be"))
+        [term, {**{name: dict.fromkeys(weighing.refs_with[f].get(term, ()), no_metadata) for f, name in enumerate(fields)},
+                "_index": weighing.term_index[term]}]
+        for term in weighing.in_lunr_order()
     ]
     return {
         "version": lunr.__TARGET_JS_VERSION__,
@@ -99,16 +140,33 @@ def build_from_terms(documents: Sequence[FieldTerms]) -> dict:
     }
 
 
-def _vector(counts: Counter, length: int, average: float, boost: float, term_index: dict, idf: dict) -> list:
-    """``[term index, weight, ...]`` by term index: lunr.py's BM25 with the same float operations."""
+def term_rows_from_terms(documents: Sequence[FieldTerms]) -> list[list]:
+    """``build_term_rows`` of documents given as their field terms."""
+    weighing = _weigh(documents)
+    by_field: list[defaultdict[str, list]] = [defaultdict(list) for _ in contract.FIELDS]
+    for i, f, counts, length in weighing.field_counts:  # documents in order: refs ascend
+        if counts:
+            norm, boost, rows, idf = weighing.norm(f, length), _boost(f), by_field[f], weighing.idf
+            for term, tf in counts.items():
+                rows[term] += (i, _weight(idf[term], tf, norm, boost))
+    return [
+        [term, weighing.term_index[term], *(rows.get(term, []) for rows in by_field)]
+        for term in weighing.in_lunr_order()
+    ]
+
+
+def _boost(f: int) -> float:
+    return contract.FIELD_BOOSTS[contract.FIELDS[f]]
+
+
+def _vector(weighing: _Weighing, f: int, counts: Counter, length: int) -> list:
+    """``[term index, weight, ...]`` by term index, as lunr.py's Vector holds it."""
     if not counts:
         return []
-    norm = K1 * (1 - B + B * (length / average))
-    k1_plus_1 = K1 + 1
+    norm, boost, term_index, idf = weighing.norm(f, length), _boost(f), weighing.term_index, weighing.idf
     flat = []
     for term in sorted(counts, key=term_index.__getitem__):
-        tf = counts[term]
-        flat += (term_index[term], round(idf[term] * (k1_plus_1 * tf) / (norm + tf) * boost, 3))
+        flat += (term_index[term], _weight(idf[term], counts[term], norm, boost))
     return flat
 
 
