@@ -85,23 +85,34 @@ export function createShardedIndex({ lunr, query, analyzer, entry, fields, load 
     return dictionaries.flatMap((d) => d.terms.filter((other) => withinOneEdit(term, other)));
   }
 
-  // Names of the term files holding every term the clauses can match.
-  async function filesFor(items) {
+  // The term files holding every term the clauses can match, and a test of
+  // those terms (exact terms, prefixes, neighbours within one edit).
+  async function plan(items) {
+    const exact = new Set();
+    const prefixes = [];
     const positions = new Set();
     const lists = await Promise.all(
       items.map(async (c) => {
-        if (c.wildcardTrailing) return prefixFiles(c.term);
+        if (c.wildcardTrailing) {
+          prefixes.push(c.term);
+          return prefixFiles(c.term);
+        }
         const terms = c.editDistance > 0 ? await neighbours(c.term) : [c.term];
+        for (const term of terms) exact.add(term);
         return terms.map(termFile).filter((p) => p >= 0);
       }),
     );
     for (const list of lists) for (const p of list) positions.add(p);
-    return [...positions].sort((a, b) => a - b).map((p) => entry.terms[p][1]);
+    const names = [...positions].sort((a, b) => a - b).map((p) => entry.terms[p][1]);
+    const wanted = (term) => exact.has(term) || prefixes.some((prefix) => term.startsWith(prefix));
+    return { names, wanted };
   }
 
+  // Only the matching terms of the files: a smaller index loads faster.
   async function index(items) {
-    const data = await Promise.all((await filesFor(items)).map(file));
-    return assemble(lunr, fields, data.flatMap((d) => d.terms));
+    const { names, wanted } = await plan(items);
+    const data = await Promise.all(names.map(file));
+    return assemble(lunr, fields, data.flatMap((d) => d.terms.filter((row) => wanted(row[0]))));
   }
 
   // query.run on the partial index of the query's terms: the same hits and
@@ -128,5 +139,5 @@ export function createShardedIndex({ lunr, query, analyzer, entry, fields, load 
     return { doc: { id, title, url }, anchor, heading, text: texts.texts[ref - texts.first] };
   }
 
-  return { run, chunk, filesFor };
+  return { run, chunk };
 }
