@@ -4,7 +4,7 @@
 // and site root where the page's <meta name="citesearch:search"> says.
 
 import { createEngine, LoadError } from "./widget-engine.js";
-import { highlightLanding } from "./widget-landing.js";
+import { highlightLanding, landingTarget } from "./widget-landing.js";
 import { strings } from "./widget-strings.js";
 import { renderResults, statusText } from "./widget-view.js";
 
@@ -244,14 +244,21 @@ function mountWidget(box) {
 
 const box = document.querySelector("[data-citesearch]");
 if (box) mountWidget(box);
-function land() {
-  highlightLanding(document.querySelector("#content") || document.body, location.href, engine.modules).catch((error) =>
-    console.warn("citesearch: could not highlight the passage:", error)
-  );
+async function land({ scroll = false } = {}) {
+  try {
+    const blocks = await highlightLanding(document.querySelector("#content") || document.body, location.href, engine.modules);
+    const target = scroll && blocks ? document.getElementById(landingTarget(location.href).anchor) : null;
+    // After the navigation's own scrolling, which runs once this page is announced.
+    if (target) requestAnimationFrame(() => setTimeout(() => target.scrollIntoView(), 0));
+  } catch (error) {
+    console.warn("citesearch: could not highlight the passage:", error);
+  }
 }
 // Material for MkDocs' instant navigation swaps pages in without a reload and
-// announces each one (the first included) on its document$ observable.
-if (window.document$?.subscribe) window.document$.subscribe(land);
+// announces each one (the first included) on its document$ observable. It does
+// not scroll to a fragment it cannot find by id (`#anchor:~:text=…`): we do.
+let swaps = 0;
+if (window.document$?.subscribe) window.document$.subscribe(() => land({ scroll: swaps++ > 0 }));
 else land();
 // A result on the page already shown differs only by its fragment: no reload.
 addEventListener("hashchange", land);
