@@ -12,7 +12,7 @@ import functools
 import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Iterator, Sequence
 
 import lunr
 
@@ -71,11 +71,21 @@ def build_term_rows(chunks: Sequence[Chunk]) -> list[list]:
 class _Weighing:
     """What every weight of an index needs, from one pass over its documents."""
 
-    field_counts: list[tuple[int, int, Counter, int]]  # (document, field, term counts in first-seen order, length)
+    documents: Sequence[FieldTerms]
     refs_with: list[dict[str, list[str]]]  # per field: term -> refs of the documents that have it there
     term_index: dict[str, int]  # lunr.py numbers terms in first-seen order
     idf: dict[str, float]
     averages: list[float]  # per field: the average length
+
+    def field_counts(self) -> Iterator[tuple[int, int, Counter, int]]:
+        """(document, field, term counts in first-seen order, length), documents in order.
+
+        Counted again rather than kept from the first pass: held for every
+        field of every chunk, the counts were a large part of a build's peak memory.
+        """
+        for i, document in enumerate(self.documents):
+            for f, terms_ in enumerate(document):
+                yield i, f, Counter(terms_), len(terms_)
 
     def norm(self, f: int, length: int) -> float:
         return K1 * (1 - B + B * (length / self.averages[f]))
@@ -88,23 +98,21 @@ class _Weighing:
 
 def _weigh(documents: Sequence[FieldTerms]) -> _Weighing:
     fields = contract.FIELDS
-    first_seen: dict[str, int] = {}
-    field_counts: list[tuple[int, int, Counter, int]] = []
+    first_seen: dict[str, None] = {}
     refs_with: list[defaultdict[str, list[str]]] = [defaultdict(list) for _ in fields]
     length_sums = [0] * len(fields)
     for i, document in enumerate(documents):
         ref = str(i)
         for f, terms_ in enumerate(document):
-            counts = Counter(terms_)
-            first_seen.update(counts)  # keeps each term's first position
-            field_counts.append((i, f, counts, len(terms_)))
+            distinct = dict.fromkeys(terms_)
+            first_seen.update(distinct)  # keeps each term's first position
             length_sums[f] += len(terms_)
             refs = refs_with[f]
-            for term in counts:
+            for term in distinct:
                 refs[term].append(ref)
     count = len(documents)
     return _Weighing(
-        field_counts=field_counts,
+        documents=documents,
         refs_with=refs_with,
         term_index={term: n for n, term in enumerate(first_seen)},
         idf={term: _idf(sum(len(refs.get(term, ())) for refs in refs_with), count) for term in first_seen},
@@ -123,7 +131,7 @@ def build_from_terms(documents: Sequence[FieldTerms]) -> dict:
     weighing = _weigh(documents)
     vectors = [
         [f"{fields[f]}/{i}", _vector(weighing, f, counts, length)]
-        for i, f, counts, length in weighing.field_counts
+        for i, f, counts, length in weighing.field_counts()
     ]
     no_metadata: dict = {}  # lunr.py's per-document term metadata: none is kept; one shared, read-only
     postings = [
@@ -144,7 +152,7 @@ def term_rows_from_terms(documents: Sequence[FieldTerms]) -> list[list]:
     """``build_term_rows`` of documents given as their field terms."""
     weighing = _weigh(documents)
     by_field: list[defaultdict[str, list]] = [defaultdict(list) for _ in contract.FIELDS]
-    for i, f, counts, length in weighing.field_counts:  # documents in order: refs ascend
+    for i, f, counts, length in weighing.field_counts():  # documents in order: refs ascend
         if counts:
             norm, boost, rows, idf = weighing.norm(f, length), _boost(f), by_field[f], weighing.idf
             for term, tf in counts.items():
