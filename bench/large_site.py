@@ -42,9 +42,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"generating {args.pages} pages into {base} ...", file=sys.stderr)
         generate(base, args.pages, html="pagefind" in systems)
     site = base / "citesearch-site"
-    commands = {
-        "citesearch": [sys.executable, "-m", "citesearch", "build", str(base / "md"), "--out", str(site)],
-    }
+    commands = {}
+    if "citesearch" in systems:
+        commands["citesearch"] = [sys.executable, "-m", "citesearch", "build", str(base / "md"), "--out", str(site)]
     if "pagefind" in systems:
         import peers
 
