@@ -19,7 +19,7 @@ from citesearch.cli import main
 from citesearch.engine import contract, query, shards
 from citesearch.pipeline.index import build_search_files, search_pages
 from citesearch.pipeline.lunr_index import build_lunr_index
-from conftest import BASIC_SITE, REPO
+from conftest import BASIC_SITE, REPO, corpus
 from node_support import run_node
 
 VECTORS = json.loads((REPO / "tests/vectors/search_queries.json").read_text(encoding="utf-8"))
@@ -42,18 +42,19 @@ class TwoIndexes:
     loaded: dict = field(default_factory=dict)  # lang -> the whole index, loaded in lunr.py
 
 
-def _two_indexes(content: Path, out: Path) -> TwoIndexes:
+def _two_indexes(content: Path, out: Path, tiny: bool = True) -> TwoIndexes:
     assembled = assemble(content, load_config(content))
     pages = search_pages(assembled.pages)
     with pytest.MonkeyPatch.context() as patch:
         # Tiny files, so that prefixes and fuzzy neighbours span many of them.
-        for name, size in (("TERMS", 300), ("DICTIONARY", 200), ("META", 300), ("TEXT", 200)):
+        for name, size in (("TERMS", 300), ("DICTIONARY", 200), ("META", 300), ("TEXT", 200)) if tiny else ():
             patch.setattr(contract, f"{name}_FILE_BYTES", size)
         files = build_search_files(pages, "en", {"name": "test"})
     for name, data in files.items():
         (out / name).parent.mkdir(parents=True, exist_ok=True)
         (out / name).write_bytes(data)
-    assert len(json.loads(files["search/manifest.json"])["languages"]["en"]["terms"]) > 5
+    manifest = json.loads(files["search/manifest.json"])
+    assert len(manifest["languages"]["en"]["terms"]) > 5
     full, terms = {}, {}
     for lang in sorted({page.lang for page in pages}):
         chunks = [c for page in pages if page.lang == lang for c in page.chunks if c.text]
@@ -72,6 +73,16 @@ def content_indexes(tmp_path_factory) -> TwoIndexes:
 @pytest.fixture(scope="module")
 def basic_indexes(tmp_path_factory) -> TwoIndexes:
     return _two_indexes(BASIC_SITE, tmp_path_factory.mktemp("basic-shards"))
+
+
+@pytest.fixture(scope="module")
+def fastapi_en_indexes(tmp_path_factory) -> TwoIndexes:
+    """The real English FastAPI docs, files of the shipped sizes."""
+    content = tmp_path_factory.mktemp("fastapi-en") / "content"
+    shutil.copytree(corpus("fastapi-docs/en"), content)
+    content.chmod(0o755)
+    (content / "citesearch.yml").write_text("title: fastapi\nlang: en\n", encoding="utf-8")
+    return _two_indexes(content, tmp_path_factory.mktemp("fastapi-en-shards"), tiny=False)
 
 
 def generated_queries(terms: list[str], count: int, seed: int) -> list[str]:
@@ -121,6 +132,17 @@ def test_lunr_js_scores_on_shards_equal_the_whole_index_on_the_fixture_site(basi
     queries = queries_for(basic_indexes, "basic", lang)
     whole, sharded = node_answers(basic_indexes, lang, queries, True)
     assert sharded == whole
+
+
+@pytest.mark.corpus
+def test_lunr_js_scores_on_shards_equal_the_whole_index_on_a_real_corpus(fastapi_en_indexes):
+    queries = VECTORS["fastapi-docs/en"]["en"] + COMMON + generated_queries(fastapi_en_indexes.terms["en"], 150, 5)
+    whole, sharded = node_answers(fastapi_en_indexes, "en", queries, True)
+    for text, expected, found in zip(queries, whole, sharded, strict=True):
+        assert found == expected, text
+
+
+COMMON = ["the and of to", "a", "is it", "dependencies", "dependancy injecton", "respons", "oauth2 passw"]
 
 
 def python_hits(indexes: TwoIndexes, lang: str, text: str) -> tuple[query.Results, query.Results]:
