@@ -84,11 +84,3 @@ class ParsedDocument:
     chunks: tuple[Chunk, ...]
     links: tuple[Link, ...]
     ids: frozenset[str]  # every element id in the body, for anchor checks
-
-
-@dataclass(frozen=True)
-class Site:
-    """Everything the writer needs: nothing is read from disk after this."""
-
-    pages: tuple[ParsedDocument, ...]
-    files: Mapping[str, bytes]  # site-relative path -> bytes
