@@ -79,3 +79,14 @@ def test_cli_build_prints_a_template_error_not_a_traceback(tmp_path: Path, basic
     assert "Traceback" not in err
     assert f"{theme / 'templates' / 'page.html'}:1: template error: No filter named 'no_such_filter'." in err
     assert _files(site) == before
+
+
+def test_alias_problems_name_the_alias_line_from_the_loaded_front_matter(basic_copy: Path, tmp_path: Path, capsys):
+    # The alias text also appears earlier in the file: searching the source for
+    # it (as check once did) blamed the title's line.
+    (basic_copy / "b.md").write_text("# B\n\nPage b.\n", encoding="utf-8")
+    (basic_copy / "a.md").write_text(
+        "---\ntitle: Moved from b\naliases:\n  - ok/one\n  - b\n---\nBody.\n", encoding="utf-8"
+    )
+    assert main(["check", str(basic_copy)]) == 1
+    assert "a.md:5: alias 'b' collides with the page b.html" in capsys.readouterr().err

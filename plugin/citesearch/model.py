@@ -26,6 +26,8 @@ class Document:
     description: str = ""
     aliases: tuple[str, ...] = ()
     meta: Mapping[str, object] = field(default_factory=dict)  # unknown front matter keys
+    # Source line of each front matter key (and "aliases[0]"...), for messages after loading.
+    lines: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def url(self) -> str:
