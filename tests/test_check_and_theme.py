@@ -67,12 +67,12 @@ def test_a_broken_template_is_reported_as_template_line_message(basic_copy: Path
 
 
 def test_cli_build_prints_a_template_error_not_a_traceback(tmp_path: Path, basic_copy: Path, monkeypatch, capsys):
+    site = tmp_path / "site"
+    assert main(["build", str(basic_copy), "--out", str(site)]) == 0
+    before = _files(site)
     theme = _theme_with(tmp_path, "page.html", "{{ content | no_such_filter }}\n")
     monkeypatch.setattr(build_module, "theme_dir", lambda: theme)
-    site = tmp_path / "site"
-    site.mkdir()
-    (site / "kept.html").write_text("previous build", encoding="utf-8")
-    before = _files(site)
+    capsys.readouterr()
 
     assert main(["build", str(basic_copy), "--out", str(site), "--no-cache"]) == 1
     err = capsys.readouterr().err

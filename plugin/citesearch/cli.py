@@ -45,6 +45,9 @@ def make_parser() -> argparse.ArgumentParser:
     check.add_argument("dir", nargs="?", default=".", type=Path, help="content folder (default: .)")
     check.add_argument("--role", choices=("public", "editor"), default="public")
     check.add_argument("--strict", action="store_true", help="treat every warning as an error")
+    check.add_argument(
+        "--cache-dir", type=Path, help="build cache folder (default: serve's, one per content folder in ~/.cache/citesearch)"
+    )
 
     serve = commands.add_parser("serve", help="preview locally with live reload")
     serve.add_argument("dir", nargs="?", default=".", type=Path)
@@ -110,7 +113,7 @@ def _check(args) -> int:
     from .progress import terminal_progress
 
     with terminal_progress(sys.stderr) as progress:
-        result = check(args.dir, role=args.role, strict=args.strict, progress=progress)
+        result = check(args.dir, role=args.role, strict=args.strict, progress=progress, cache_dir=args.cache_dir)
     for warning in result.warnings:
         print(f"{warning} (warning)", file=sys.stderr)
     print(f"citesearch: checked {summary(result)}; nothing written, in {result.seconds:.2f}s", file=sys.stderr)
