@@ -221,6 +221,7 @@ NOT_INPUTS = {
     "citesearch.pipeline.parse": {
         "citesearch.config",  # its values reach the key through cache_inputs(config)
         "citesearch.errors",  # messages, not output
+        "citesearch.progress",  # the progress callback's type
         # Chunk.terms: derived, recomputed on demand and never stored.
         "citesearch.pipeline.lunr_index", "citesearch.engine.analyzer", "citesearch.engine.stemmer_en",
     },

@@ -41,6 +41,14 @@ def make_parser() -> argparse.ArgumentParser:
     build.add_argument("--no-cache", action="store_true", help="ignore the build cache and rebuild everything")
     build.add_argument("--cache-dir", type=Path, help="build cache folder (default: OUT.cache beside the output)")
 
+    check = commands.add_parser("check", help="check the content like a build would, without writing anything")
+    check.add_argument("dir", nargs="?", default=".", type=Path, help="content folder (default: .)")
+    check.add_argument("--role", choices=("public", "editor"), default="public")
+    check.add_argument("--strict", action="store_true", help="treat every warning as an error")
+    check.add_argument(
+        "--cache-dir", type=Path, help="build cache folder (default: serve's, one per content folder in ~/.cache/citesearch)"
+    )
+
     serve = commands.add_parser("serve", help="preview locally with live reload")
     serve.add_argument("dir", nargs="?", default=".", type=Path)
     serve.add_argument("--host", default="127.0.0.1")
@@ -63,7 +71,7 @@ def make_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = make_parser().parse_args(argv)
     try:
-        return {"build": _build, "serve": _serve, "search": _search}[args.command](args)
+        return {"build": _build, "check": _check, "serve": _serve, "search": _search}[args.command](args)
     except ContentError as exc:
         for warning in exc.warnings:
             print(f"{warning} (warning)", file=sys.stderr)
@@ -96,7 +104,19 @@ def _build(args) -> int:
         )
     for warning in result.warnings:
         print(f"{warning} (warning)", file=sys.stderr)
-    print(f"citesearch: {summary(result)} -> {result.out} in {result.seconds:.2f}s", file=sys.stderr)
+    print(f"citesearch: built {summary(result)} -> {result.out} in {result.seconds:.2f}s", file=sys.stderr)
+    return EXIT_OK
+
+
+def _check(args) -> int:
+    from .pipeline.build import check
+    from .progress import terminal_progress
+
+    with terminal_progress(sys.stderr) as progress:
+        result = check(args.dir, role=args.role, strict=args.strict, progress=progress, cache_dir=args.cache_dir)
+    for warning in result.warnings:
+        print(f"{warning} (warning)", file=sys.stderr)
+    print(f"citesearch: checked {summary(result)}; nothing written, in {result.seconds:.2f}s", file=sys.stderr)
     return EXIT_OK
 
 
@@ -104,7 +124,7 @@ def summary(result) -> str:
     """The one line a build reports: documents by change, chunks, index size, warnings."""
     c = result.changes
     return (
-        f"built {result.documents} documents ({c.added} added, {c.changed} changed, {c.removed} removed, "
+        f"{result.documents} documents ({c.added} added, {c.changed} changed, {c.removed} removed, "
         f"{c.unchanged} unchanged; {c.parsed} parsed), {result.chunks} chunks, "
         f"search index {result.index_bytes / 1024:.0f} KiB, {len(result.warnings)} warnings"
     )

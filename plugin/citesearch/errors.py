@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 
 @dataclass(frozen=True, order=True)
@@ -43,11 +42,3 @@ class ConfigError(CitesearchError):
 
 class UsageError(CitesearchError):
     exit_code = 2
-
-
-def display_path(path: Path, root: Path) -> str:
-    """The path as users typed it: relative to the content folder's parent when possible."""
-    try:
-        return path.relative_to(root).as_posix()
-    except ValueError:
-        return path.as_posix()

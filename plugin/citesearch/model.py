@@ -26,6 +26,8 @@ class Document:
     description: str = ""
     aliases: tuple[str, ...] = ()
     meta: Mapping[str, object] = field(default_factory=dict)  # unknown front matter keys
+    # Source line of each front matter key (and "aliases[0]"...), for messages after loading.
+    lines: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def url(self) -> str:
@@ -84,11 +86,3 @@ class ParsedDocument:
     chunks: tuple[Chunk, ...]
     links: tuple[Link, ...]
     ids: frozenset[str]  # every element id in the body, for anchor checks
-
-
-@dataclass(frozen=True)
-class Site:
-    """Everything the writer needs: nothing is read from disk after this."""
-
-    pages: tuple[ParsedDocument, ...]
-    files: Mapping[str, bytes]  # site-relative path -> bytes

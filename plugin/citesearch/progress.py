@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import contextlib
-from typing import IO, Iterator
+from typing import IO, Callable, Iterator
 
 from tqdm import tqdm
+
+# Called as progress(stage, done, total) while documents are parsed.
+Progress = Callable[[str, int, int], None]
 
 
 @contextlib.contextmanager

@@ -31,12 +31,10 @@ from pathlib import Path
 from typing import Callable, Mapping
 from urllib.parse import unquote, urlsplit
 
-import jinja2
 import watchfiles
 
-from .pipeline.build import ROLES, Assembled, assemble
-from .cache import LEGACY_DIR, BuildCache, check_location, for_preview
-from .config import load_config
+from .pipeline.build import ROLES, Assembled, prepare
+from .cache import LEGACY_DIR, check_location, for_preview
 from .errors import CitesearchError, UsageError
 from .model import EDITOR
 from .pipeline.render import theme_dir
@@ -92,11 +90,11 @@ class Preview:
         with self._building:
             started = time.perf_counter()
             build_id = f"{self.session}-{self._builds + 1}"
-            assembled, cache, errors = self._assemble(build_id)
+            assembled, errors = self._assemble(build_id)
             seconds = time.perf_counter() - started
-            for warning in cache.warnings if cache else ():
+            for warning in assembled.cache_warnings if assembled else ():
                 self.log(f"{warning} (warning)")
-            if errors or assembled is None or cache is None:
+            if errors or assembled is None:
                 self._publish(State(self.state.version + 1, self.state.build, self.state.files, tuple(errors)))
                 self.log(f"rebuild failed in {seconds:.2f}s, still serving the last good site:")
                 for error in errors:
@@ -104,7 +102,7 @@ class Preview:
                 return False
             self._builds += 1
             self._publish(State(self.state.version + 1, build_id, assembled.files))
-            c = cache.changes
+            c = assembled.changes
             chunks = sum(len(page.chunks) for page in assembled.pages)
             self.log(
                 f"built {len(assembled.pages)} documents ({c.added} added, {c.changed} changed, "
@@ -113,26 +111,17 @@ class Preview:
             )
             return True
 
-    def _assemble(self, build_id: str) -> tuple[Assembled | None, BuildCache | None, list[str]]:
+    def _assemble(self, build_id: str) -> tuple[Assembled | None, list[str]]:
         """The whole site in memory, with the live-reload script in every page, or the errors."""
         head = f'<meta name="citesearch-build" content="{build_id}">\n<script src="{SCRIPT_PATH}" defer></script>\n'
-        cache = None
         try:
-            config = load_config(self.content_dir)
-            cache = BuildCache(self.cache_dir, self.content_dir, config)
-            assembled = assemble(
-                self.content_dir, config, self.role, theme=self.theme, extra_head=head,
-                parse=cache.parse, index=cache.search_files,
-            )
-            return assembled, cache, [str(problem) for problem in assembled.errors]
+            assembled = prepare(self.content_dir, self.role, self.cache_dir, theme=self.theme, extra_head=head)
+            return assembled, [str(problem) for problem in assembled.errors]
         except CitesearchError as exc:
-            return None, cache, str(exc).splitlines()
-        except jinja2.TemplateError as exc:  # a theme being edited
-            where = getattr(exc, "filename", None) or getattr(exc, "name", None) or "theme"
-            return None, cache, [f"{where}:{getattr(exc, 'lineno', None) or 1}: {exc}"]
+            return None, str(exc).splitlines()
         except Exception as exc:  # a bug must not take the preview down: show it, keep serving
             self.log(traceback.format_exc().rstrip())
-            return None, cache, [f"internal error while building: {type(exc).__name__}: {exc}"]
+            return None, [f"internal error while building: {type(exc).__name__}: {exc}"]
 
     def _publish(self, state: State) -> None:
         with self.changed:

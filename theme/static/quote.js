@@ -4,9 +4,7 @@
 // sentence; the quote is the sentence with the most distinct query terms
 // (first on ties), verbatim but for surrounding whitespace.
 
-// query.js with this module's own query string (the widget stamps its
-// assets "?v=…" against stale caches): one instance, never a stale one.
-const { queryTerms } = await import(new URL("./query.js" + new URL(import.meta.url).search, import.meta.url).href);
+import { queryTerms } from "./query.js";
 
 // Spelled out rather than \s / trim(): JavaScript and Python disagree on a
 // few characters (U+001C–U+001F, U+FEFF, U+180E).

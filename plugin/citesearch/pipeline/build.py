@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Sequence
 
 from ..version import __version__
-from ..cache import BuildCache, Changes, check_location, for_output
+from ..cache import BuildCache, Changes, check_location, for_output, for_preview
 from .check import check_aliases, check_links, check_nav, output_paths
 from ..config import Config, load_config
 from ..errors import ContentError, Problem, UsageError
 from .index import index_documents
 from .load import load_documents
 from ..model import EDITOR, PUBLIC, Document, ParsedDocument
+from ..progress import Progress
 from .parse import DocumentTooComplex, Parser
 from .render import Renderer, build_nav, sitemap, static_files, theme_dir
 from .output_folder import check_output_folder
@@ -23,13 +24,9 @@ from .write import publish
 ROLES = (PUBLIC, EDITOR)
 DEFAULT_OUT = {PUBLIC: "site", EDITOR: "site-editor"}
 
-# Called as progress(stage, done, total) while documents are parsed.
-Progress = Callable[[str, int, int], None]
-
-
 @dataclass(frozen=True)
 class BuildResult:
-    out: Path
+    out: Path | None  # None for ``check``, which writes nothing
     role: str
     documents: int
     chunks: int
@@ -48,6 +45,8 @@ class Assembled:
     pages: tuple[ParsedDocument, ...]
     warnings: tuple[Problem, ...]
     errors: tuple[Problem, ...] = field(default=())
+    changes: Changes = field(default_factory=Changes)  # compared with the build cache; empty without one
+    cache_warnings: tuple[Problem, ...] = ()  # also in ``warnings``; serve shows only these on every save
 
 
 def assemble(
@@ -118,6 +117,57 @@ def parse_all(documents: Sequence[Document], parser: Parser, progress: Progress 
     return parser.parse_many(documents, progress)
 
 
+def prepare(
+    content_dir: Path,
+    role: str,
+    cache_dir: Path,
+    *,
+    theme: Path | None = None,
+    extra_head: str = "",
+    progress: Progress | None = None,
+    no_cache: bool = False,
+) -> Assembled:
+    """The one entry ``build``, ``check`` and ``serve`` share: config, cache, every stage but write.
+
+    Parse results of unchanged documents come from the build cache in
+    ``cache_dir``; ``no_cache`` parses everything again (and refreshes the cache).
+    """
+    if not content_dir.is_dir():
+        raise UsageError(f"content folder not found: {content_dir}")
+    if role not in ROLES:
+        raise UsageError(f"unknown role '{role}' (choose public or editor)")
+    config = load_config(content_dir)
+    cache = BuildCache(cache_dir, content_dir, config, reuse=not no_cache)
+    assembled = assemble(
+        content_dir, config, role, theme=theme or theme_dir(), extra_head=extra_head, progress=progress,
+        parse=cache.parse, index=cache.search_files,
+    )
+    cache_warnings = tuple(cache.warnings)
+    return replace(
+        assembled, warnings=assembled.warnings + cache_warnings, changes=cache.changes, cache_warnings=cache_warnings
+    )
+
+
+def check(
+    content_dir: Path | str = ".",
+    *,
+    role: str = PUBLIC,
+    strict: bool = False,
+    progress: Progress | None = None,
+    cache_dir: Path | str | None = None,
+) -> BuildResult:
+    """Everything ``build`` checks, without writing a site; raise ContentError on errors.
+
+    With no output folder to sit beside, the cache is serve's (the user's cache folder).
+    """
+    started = time.perf_counter()
+    content_dir = Path(content_dir)
+    cache_dir = Path(cache_dir) if cache_dir is not None else for_preview(content_dir)
+    check_location(cache_dir, content_dir)
+    assembled = _without_errors(prepare(content_dir, role, cache_dir, progress=progress), strict)
+    return _result(assembled, None, role, started)
+
+
 def build(
     content_dir: Path | str = ".",
     out: Path | str | None = None,
@@ -131,33 +181,33 @@ def build(
 ) -> BuildResult:
     """Build the site; raise ContentError (and write nothing) when the content has errors.
 
-    Parse results of unchanged documents come from the build cache, in
-    ``cache_dir`` (default: beside the output, ``<out>.cache``); ``no_cache``
-    parses everything again (and refreshes the cache).
+    The build cache lives in ``cache_dir`` (default: beside the output, ``<out>.cache``).
     """
     started = time.perf_counter()
     content_dir = Path(content_dir)
-    if not content_dir.is_dir():
-        raise UsageError(f"content folder not found: {content_dir}")
     if role not in ROLES:
         raise UsageError(f"unknown role '{role}' (choose public or editor)")
-    config = load_config(content_dir)
-    theme = theme or theme_dir()
     out = Path(out) if out is not None else Path(DEFAULT_OUT[role])
     check_output_folder(out, content_dir, DEFAULT_OUT[role])
     cache_dir = Path(cache_dir) if cache_dir is not None else for_output(out)
     check_location(cache_dir, content_dir, out)
-    cache = BuildCache(cache_dir, content_dir, config, reuse=not no_cache)
-    assembled = assemble(
-        content_dir, config, role, theme=theme, progress=progress, parse=cache.parse, index=cache.search_files
-    )
+    prepared = prepare(content_dir, role, cache_dir, theme=theme, progress=progress, no_cache=no_cache)
+    assembled = _without_errors(prepared, strict)
+    publish(assembled.files, out)
+    return _result(assembled, out, role, started)
+
+
+def _without_errors(assembled: Assembled, strict: bool) -> Assembled:
+    """The site when it may be written; ContentError (errors, and warnings under --strict) otherwise."""
     problems = list(assembled.errors)
     if strict:
         problems += [Problem(w.path, w.line, f"{w.message} (warning, --strict)") for w in assembled.warnings]
-    warnings = tuple(assembled.warnings) + tuple(cache.warnings)
     if problems:
-        raise ContentError(problems, () if strict else warnings)
-    publish(assembled.files, out)
+        raise ContentError(problems, () if strict else assembled.warnings)
+    return assembled
+
+
+def _result(assembled: Assembled, out: Path | None, role: str, started: float) -> BuildResult:
     search_bytes = sum(len(d) for p, d in assembled.files.items() if p.startswith("search/") and isinstance(d, bytes))
     return BuildResult(
         out=out,
@@ -165,8 +215,8 @@ def build(
         documents=len(assembled.pages),
         chunks=sum(len(p.chunks) for p in assembled.pages),
         index_bytes=search_bytes,
-        warnings=warnings,
+        warnings=assembled.warnings,
         seconds=time.perf_counter() - started,
         files=len(assembled.files),
-        changes=cache.changes,
+        changes=assembled.changes,
     )

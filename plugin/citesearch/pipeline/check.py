@@ -66,8 +66,8 @@ def check_aliases(pages: Sequence[ParsedDocument], taken: set[str]) -> tuple[dic
     errors: list[Problem] = []
     for page in pages:
         doc = page.doc
-        for alias in doc.aliases:
-            line = _front_matter_line(doc, alias)
+        for i, alias in enumerate(doc.aliases):
+            line = doc.lines.get(f"aliases[{i}]", doc.lines.get("aliases", 1))
             path = alias_path(alias)
             if path is None:
                 errors.append(Problem(doc.rel_path, line, f"alias '{alias}' must be a path inside the site (no scheme, host or '..')"))
@@ -79,15 +79,6 @@ def check_aliases(pages: Sequence[ParsedDocument], taken: set[str]) -> tuple[dic
                 owners[path] = doc.rel_path
                 redirects[path] = page
     return redirects, errors
-
-
-def _front_matter_line(doc: Document, needle: str) -> int:
-    try:
-        text = doc.source.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return 1
-    position = text.find(needle)
-    return text[:position].count("\n") + 1 if position >= 0 else 1
 
 
 def check_nav(config: Config, documents: Sequence[Document]) -> tuple[list[Problem], list[Problem]]:

@@ -84,8 +84,11 @@ def _key_lines(raw: str) -> dict[str, int]:
     except yaml.YAMLError:
         return lines
     if isinstance(node, yaml.MappingNode):
-        for key, _ in node.value:
+        for key, value in node.value:
             lines[str(key.value)] = key.start_mark.line + 2
+            if isinstance(value, yaml.SequenceNode):  # each alias gets its own line in messages
+                for i, item in enumerate(value.value):
+                    lines[f"{key.value}[{i}]"] = item.start_mark.line + 2
     return lines
 
 
@@ -132,6 +135,7 @@ def validate_front_matter(front: dict, rel: str, config: Config) -> tuple[dict, 
             fields["aliases"] = aliases
     if "title" in fields and not fields["title"]:
         problem("title", "'title' is empty")
+    fields["lines"] = lines
     return fields, problems
 
 

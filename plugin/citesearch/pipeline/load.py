@@ -159,6 +159,7 @@ def _load_one(path: Path, rel: str, config: Config, errors: list, warnings: list
         title=fields.get("title"),
         description=fields.get("description", ""),
         aliases=tuple(fields.get("aliases", ())),
+        lines=fields["lines"],
         meta={k: v for k, v in front.items() if k not in KNOWN_KEYS},
     )
 

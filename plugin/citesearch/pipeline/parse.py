@@ -10,7 +10,7 @@ import os
 import signal
 import threading
 from concurrent.futures import ProcessPoolExecutor
-from typing import Callable, Sequence
+from typing import Sequence
 
 import markdown
 from markdown.extensions.toc import slugify_unicode
@@ -20,6 +20,7 @@ from ..config import Config
 from ..errors import Problem
 from ..markdown_ext.links import LinkExtension
 from ..model import Chunk, Document, ParsedDocument
+from ..progress import Progress
 from .lunr_index import chunk_terms
 
 from ..markdown_ext import chunk as chunk_extension
@@ -36,7 +37,6 @@ def cache_inputs(config: Config) -> dict:
 
 
 # Called as progress(stage, done, total) while documents are parsed.
-Progress = Callable[[str, int, int], None]
 
 
 class DocumentTooComplex(Exception):

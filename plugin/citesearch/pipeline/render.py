@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import traceback
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Iterator, Sequence
 from xml.sax.saxutils import escape
 
 import jinja2
@@ -15,6 +17,7 @@ from markupsafe import escape as escape_html
 
 from ..config import Config
 from ..markdown_ext.links import relative_url
+from ..errors import ContentError, Problem
 from ..model import ParsedDocument
 
 
@@ -53,6 +56,7 @@ class Renderer:
     def __init__(self, config: Config, theme: Path, *, editor: bool, extra_head: str = ""):
         self.config = config
         self.editor = editor
+        self.theme = theme
         self.extra_head = extra_head
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(str(theme / "templates")),
@@ -151,10 +155,38 @@ class Renderer:
         return Markup(html.replace(link, f'{link[:-1]} aria-current="page">'))
 
     def _nav_items(self, items: list[dict]) -> str:
-        return str(self.env.get_template("nav.html").module.nav_items(items))
+        with self._reported():
+            return str(self.env.get_template("nav.html").module.nav_items(items))
 
     def _render(self, template: str, context: dict) -> bytes:
-        return self.env.get_template(template).render(context).encode("utf-8")
+        with self._reported():
+            return self.env.get_template(template).render(context).encode("utf-8")
+
+    @contextlib.contextmanager
+    def _reported(self) -> Iterator[None]:
+        try:
+            yield
+        except jinja2.TemplateError as exc:
+            raise ContentError([template_problem(exc, self.theme)]) from None
+
+
+def template_problem(exc: jinja2.TemplateError, theme: Path) -> Problem:
+    """``<theme>/templates/page.html:12: message`` for a broken theme, instead of a traceback.
+
+    Syntax errors carry their template and line; errors while rendering (an
+    undefined variable, a failing filter) only show them in the traceback,
+    where Jinja puts the template's own file and line on its frame.
+    """
+    filename, line = getattr(exc, "filename", None), getattr(exc, "lineno", None)
+    if filename is None:
+        templates = str(theme / "templates")
+        frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename.startswith(templates)]
+        if frames:
+            filename, line = frames[-1].filename, frames[-1].lineno
+    where = Path(filename or theme / "templates")
+    with contextlib.suppress(ValueError):  # as short as the user would type it
+        where = where.relative_to(Path.cwd())
+    return Problem(str(where), line or 1, f"template error: {exc.message or type(exc).__name__}")
 
 
 def _folder(url: str) -> str:
