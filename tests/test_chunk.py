@@ -269,3 +269,12 @@ def test_passage_ids_exist_for_a_host_processor_registered_at_toc_priority():
     md.treeprocessors.register(collect, "host_anchors", 5)
     md.convert("## Setup\n\nText.\n")
     assert {"setup", "setup--1"} <= collect.ids
+
+
+def test_a_fenced_block_inside_raw_html_reaches_the_text_not_its_placeholder():
+    # Python-Markdown stashes the fenced block, then the whole <div> with the
+    # block's placeholder inside it (FastAPI's "termy" consoles): the chunk text
+    # once read "\x02wzxhzdk:0\x03" where the command should be.
+    source = '<div class="termy">\n\n```console\n$ pip install "fastapi[standard]"\n```\n\n</div>\n\nAfter it.\n'
+    texts = [text for chunks in chunks_of(source).values() for _, text in chunks]
+    assert texts == ['$ pip install "fastapi[standard]"\nAfter it.']

@@ -56,19 +56,27 @@ def _collect(element: etree.Element, stash: list, parts: list[str]) -> None:
         parts.append(resolve(element.tail, stash))
 
 
-def resolve(text: str, stash: list) -> str:
-    """Replace Markdown's placeholders with the text they stand for."""
+_MAX_STASH_DEPTH = 8
+
+
+def resolve(text: str, stash: list, depth: int = 0) -> str:
+    """Replace Markdown's placeholders with the text they stand for.
+
+    Stashed HTML can itself hold placeholders: a fenced block inside a raw
+    ``<div>`` is stashed first, then the whole div with the block's
+    placeholder in it.  They are resolved in turn (a few levels at most).
+    """
     if "\x02" not in text:
         return text
 
     def stashed(match: re.Match) -> str:
         index = int(match.group(1))
-        if index >= len(stash):
+        if index >= len(stash) or depth >= _MAX_STASH_DEPTH:
             return ""
         raw = stash[index]
         if isinstance(raw, etree.Element):
             return _BREAK + element_text(raw, stash) + _BREAK
-        return html_text(str(raw))
+        return html_text(resolve(str(raw), stash, depth + 1))
 
     text = _STASH_RE.sub(stashed, text)
     return _ESCAPE_RE.sub(lambda m: chr(int(m.group(1))), text)
