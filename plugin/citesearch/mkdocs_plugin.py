@@ -14,7 +14,6 @@ chunks of the others come from the previous build.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import re
 from dataclasses import dataclass
@@ -36,7 +35,8 @@ from .engine import contract
 from .markdown_ext.chunk import DEFAULT_BUDGET, ChunkExtension
 from .model import EDITOR, PUBLIC, VISIBILITIES
 from .pipeline.index import SearchPage, build_search_files
-from .pipeline.render import static_files, theme_dir
+from .assets import widget_assets
+from .pipeline.render import theme_dir
 from .version import __version__
 
 log = logging.getLogger("mkdocs.plugins.citesearch")
@@ -138,10 +138,11 @@ class CitesearchPlugin(BasePlugin[CitesearchConfig]):
         search = build_search_files(pages, self.lang, GENERATOR)
         written = {path.split("/", 1)[1]: data for path, data in search.items()}
         write_folder(site / self.config.search_dir, written)
-        for name, source in static_files(theme_dir()).items():
+        assets = widget_assets(theme_dir())
+        for name in assets.files:
             target = site / self.config.assets_dir / name
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(source.read_bytes())
+            target.write_bytes(assets.read(name))
         log.info(f"citesearch: {len(pages)} pages, {sum(len(p.chunks) for p in pages)} chunks indexed"
                  + (f", {len(self.hidden)} editor-only pages left out" if self.hidden else ""))
 
@@ -169,17 +170,13 @@ class Widget:
 
     @classmethod
     def load(cls, assets_dir: str, search_dir: str) -> "Widget":
-        static = static_files(theme_dir())
-        digest = hashlib.sha256()
-        for name, path in static.items():
-            digest.update(name.encode() + b"\0" + path.read_bytes())
+        assets = widget_assets(theme_dir())
         env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(str(theme_dir() / "templates")),
             autoescape=True,
             undefined=jinja2.StrictUndefined,
         )
-        modules = tuple(sorted(n for n in static if n.endswith(".js") and "/" not in n))
-        return cls(assets_dir, search_dir, digest.hexdigest()[:10], modules, env.get_template("search.html"))
+        return cls(assets_dir, search_dir, assets.version, assets.modules, env.get_template("search.html"))
 
     def inject(self, html: str, root: str, lang: str) -> str:
         assets = f"{root}{self.assets_dir}/"

@@ -51,6 +51,8 @@ Results are ordered by lunr score descending, ties by numeric ref ascending,
 on both sides.
 """
 
+import json
+
 FORMAT_VERSION = 2
 
 SEARCH_DIR = "search"
@@ -69,6 +71,10 @@ FIELD_BOOSTS = {"title": 1, "heading": 1, "body": 1}
 HASH_LENGTH = 16
 
 HEADING_SEPARATOR = " › "
+
+# An answer's status: some result quotes a sentence with a query term, or none does.
+STATUS_SUPPORTED = "supported"
+STATUS_INSUFFICIENT = "insufficient"
 
 # --- Input limits (mirrored in theme/static/query.js and analyzer.js; tied
 # by tests/vectors/limits.json).  lunr's fuzzy matching builds an automaton
@@ -108,3 +114,16 @@ def text_name(digest: str) -> str:
 def public_ref(doc_id: str, anchor: str) -> str:
     """The ref readers and tests see: ``doc_id#anchor``."""
     return f"{doc_id}#{anchor}"
+
+
+def javascript() -> str:
+    """``contract.js``: every constant above as an ES module export, for the widget.
+
+    Generated on every build (``assets.widget_assets``): the JavaScript half
+    imports these instead of keeping its own copies.
+    """
+    lines = ["// Generated from citesearch/engine/contract.py on every build; do not edit.\n"]
+    for name, value in globals().items():
+        if name.isupper() and not name.startswith("_") and isinstance(value, (int, str, tuple, dict)):
+            lines.append(f"export const {name} = {json.dumps(value, ensure_ascii=False)};\n")
+    return "".join(lines)

@@ -17,7 +17,7 @@ from .load import load_documents
 from ..model import EDITOR, PUBLIC, Document, ParsedDocument
 from ..progress import Progress
 from .parse import DocumentTooComplex, Parser
-from .render import Renderer, build_nav, sitemap, static_files, theme_dir
+from .render import Renderer, build_nav, sitemap, theme_dir
 from .output_folder import check_output_folder
 from .write import publish
 
@@ -101,7 +101,7 @@ def assemble(
     for path, page in sorted(redirects.items()):
         files[path] = renderer.redirect(path, page.doc.url, page.title)
     files["sitemap.xml"] = sitemap(sorted(p.doc.url for p in pages), config.base_url)
-    for name, source in static_files(theme).items():
+    for name, source in renderer.assets.files.items():
         files[f"assets/{name}"] = source
     generator = {"name": "citesearch", "version": __version__}
     files.update((index or index_documents)(pages, config.lang, generator))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import traceback
 from collections import Counter
 from dataclasses import dataclass
@@ -15,6 +14,7 @@ import jinja2
 from markupsafe import Markup
 from markupsafe import escape as escape_html
 
+from ..assets import widget_assets
 from ..config import Config
 from ..markdown_ext.links import relative_url
 from ..errors import ContentError, Problem
@@ -46,12 +46,6 @@ class NavItem:
     lang: str
 
 
-def static_files(theme: Path) -> dict[str, Path]:
-    """Theme static files by their path under ``assets/``."""
-    static = theme / "static"
-    return {p.relative_to(static).as_posix(): p for p in sorted(static.rglob("*")) if p.is_file()}
-
-
 class Renderer:
     def __init__(self, config: Config, theme: Path, *, editor: bool, extra_head: str = ""):
         self.config = config
@@ -64,14 +58,11 @@ class Renderer:
             undefined=jinja2.StrictUndefined,
             keep_trailing_newline=True,
         )
-        assets = hashlib.sha256()
-        static = static_files(theme)
-        for name, path in static.items():
-            assets.update(name.encode() + b"\0" + path.read_bytes())
-        self.asset_version = assets.hexdigest()[:10]
+        self.assets = widget_assets(theme)
+        self.asset_version = self.assets.version
         # ES modules import each other by plain relative URLs; the page's import map
         # stamps every one with the version, so a redeploy never mixes old and new modules.
-        self.modules = sorted(n for n in static if n.endswith(".js") and "/" not in n)
+        self.modules = list(self.assets.modules)
         self._nav_source: Sequence[NavItem] | None = None
         self._nav_cache: dict[tuple[str, str, str | None], str] = {}
         self._nav_counts: Counter[str] = Counter()  # items per language
@@ -230,4 +221,4 @@ def sitemap(urls: Sequence[str], base_url: str) -> bytes:
     return "\n".join(lines).encode("utf-8")
 
 
-__all__ = ["Renderer", "NavItem", "build_nav", "sitemap", "theme_dir", "static_files"]
+__all__ = ["Renderer", "NavItem", "build_nav", "sitemap", "theme_dir"]
