@@ -10,6 +10,7 @@ stay orders of magnitude below the limits (the whole shared corpora are).
 
 from __future__ import annotations
 
+import functools
 import re
 
 from ..config import Config
@@ -36,16 +37,23 @@ _LINK_TARGET = re.compile(r"\]\(")
 
 def source_problems(body: str, body_line: int, rel: str, config: Config) -> list[Problem]:
     """Everything in a document's Markdown source that stops it from being parsed."""
-    limit = config.max_document_kib * 1024
+    return list(_source_problems(body, body_line, rel, config.max_document_kib))
+
+
+# Remembered by everything the answer depends on: ``serve`` loads every document
+# on each save, and checking rust-rfcs' unchanged sources again took ~0.5 s.
+@functools.lru_cache(maxsize=4096)
+def _source_problems(body: str, body_line: int, rel: str, max_document_kib: int) -> tuple[Problem, ...]:
+    limit = max_document_kib * 1024
     # Cheap first: a character is at most 4 bytes, so most bodies need no encoding.
     size = len(body) if len(body) * 4 <= limit else len(body.encode("utf-8"))
     if size > limit:
-        return [Problem(rel, 1, f"document is {_kib(size)} KiB; at most {config.max_document_kib:,} KiB can be built "
-                                "(max_document_kib in citesearch.yml)")]
+        return (Problem(rel, 1, f"document is {_kib(size)} KiB; at most {max_document_kib:,} KiB can be built "
+                                "(max_document_kib in citesearch.yml)"),)
     too_complex = nesting_problem(body, body_line, rel) or quadratic_problem(body, body_line, rel)
     if too_complex:
-        return [too_complex]
-    return duplicate_heading_ids(body, body_line, rel)
+        return (too_complex,)
+    return tuple(duplicate_heading_ids(body, body_line, rel))
 
 
 def nesting_problem(body: str, body_line: int, rel: str) -> Problem | None:
