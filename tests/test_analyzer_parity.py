@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from citesearch.engine import analyzer
-from node_support import run_node
+from node_support import run_node, shipped_assets
 
 TESTS = Path(__file__).parent
 CORPORA = TESTS.parent.parent / "shared" / "corpora" / "fastapi-docs"
@@ -98,7 +98,7 @@ def test_corpus_vocabulary_is_analysed_identically(lang):
 def test_both_sides_carry_the_same_name_and_version():
     if shutil.which("node") is None:
         pytest.skip("node is not installed")
-    module = json.dumps((TESTS.parent / "theme" / "static" / "analyzer.js").as_uri())
+    module = json.dumps((shipped_assets() / "analyzer.js").as_uri())
     script = f"import {{ NAME, VERSION }} from {module}; console.log(JSON.stringify([NAME, VERSION]))"
     done = subprocess.run(
         ["node", "--input-type=module", "-e", script],

@@ -153,6 +153,18 @@ def test_theme_assets_and_vendored_lunr_are_copied(basic_built: Path):
     assert (REPO / "theme/static/vendor/lunr.min.js").read_bytes() == (basic_built / "assets/vendor/lunr.min.js").read_bytes()
 
 
+def test_contract_js_is_generated_from_the_python_contract_into_every_site(basic_built: Path):
+    from citesearch.engine import contract
+
+    shipped = (basic_built / "assets/contract.js").read_text(encoding="utf-8")
+    assert shipped == contract.javascript()
+    for line in (f"export const FORMAT_VERSION = {contract.FORMAT_VERSION};", f"export const MAX_QUERY_LENGTH = {contract.MAX_QUERY_LENGTH};"):
+        assert line in shipped
+    assert not (REPO / "theme/static/contract.js").exists(), "no hand-kept copy beside the generated one"
+    page = (basic_built / "guide/install.html").read_text()
+    assert '"./../assets/contract.js": "./../assets/contract.js?v=' in page  # stamped in the import map
+
+
 def test_parsing_on_several_cores_gives_the_same_site(tmp_path: Path, monkeypatch):
     import citesearch.pipeline.parse
 

@@ -16,16 +16,17 @@ SITE_SEARCH_JS = REPO / "tests/js/site-search.mjs"
 LIMIT = 10
 
 
-def python_results(capsys, site: Path, lang: str, query: str) -> list[dict]:
+def python_answer(capsys, site: Path, lang: str, query: str) -> dict:
     # "--" ends the options, so input such as "-" or "--strict" is read as the query.
     assert main(["search", "--site", str(site), "--json", "--limit", str(LIMIT), "--lang", lang, "--", query]) == 0
     answer = json.loads(capsys.readouterr().out)
     assert answer["status"] in ("supported", "insufficient")
-    return answer["results"]
+    return answer
 
 
 def node_answers(site: Path, lang: str, queries: list[str]) -> list[dict]:
-    """Per query: ``refs``, ``scores`` and the search ``files`` the JS half read."""
+    """Per query, from the site's own widget-engine.js: ``refs``, ``scores``, ``quotes``,
+    ``status`` and the search ``files`` it read."""
     return run_node("site-search.mjs", {"lang": lang, "queries": queries, "limit": LIMIT}, str(site))
 
 
@@ -33,9 +34,12 @@ def assert_halves_agree(capsys, site: Path, lang: str, queries: list[str]) -> in
     from_node = node_answers(site, lang, queries)
     found = 0
     for query, js in zip(queries, from_node, strict=True):
-        py = python_results(capsys, site, lang, query)
+        answer = python_answer(capsys, site, lang, query)
+        py = answer["results"]
         assert [r["ref"] for r in py] == js["refs"], f"{lang} query {query!r}"
         assert [r["score"] for r in py] == pytest.approx(js["scores"], abs=1e-6), f"{lang} query {query!r}"
+        assert [r["quote"] for r in py] == js["quotes"], f"{lang} query {query!r}"
+        assert answer["status"] == js["status"], f"{lang} query {query!r}"
         found += bool(py)
     return found
 

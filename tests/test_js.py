@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from node_support import node_env
+
 JS_TESTS = Path(__file__).parent / "js"
 
 
@@ -18,6 +20,7 @@ def test_node_tests_pass():
         text=True,
         encoding="utf-8",
         timeout=600,
+        env=node_env(),
     )
     if done.returncode != 0:
         pytest.fail(f"node --test failed (exit {done.returncode}):\n{done.stdout}\n{done.stderr}", pytrace=False)

@@ -2,7 +2,8 @@
 // its terms and the original substring of each word: the JS half of the
 // analyzer parity tests, one process for a whole batch.
 import { createRequire } from "node:module";
-import { createAnalyzer } from "../../theme/static/analyzer.js";
+import { asset } from "./assets.mjs";
+const { createAnalyzer } = await import(asset("analyzer.js"));
 
 const lunr = createRequire(import.meta.url)("./load-vendor.cjs");
 const analyzer = createAnalyzer(lunr);

@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
 import test from "node:test";
-import { createAnalyzer, MAX_WORD_LENGTH } from "../../theme/static/analyzer.js";
 import { analyzeCases, limits } from "./limit-vectors.mjs";
 import { analyzer, lunr, vectors } from "./vectors.mjs";
+import { asset } from "./assets.mjs";
+const { createAnalyzer } = await import(asset("analyzer.js"));
+const { MAX_WORD_LENGTH } = await import(asset("contract.js"));
 
 const { cases } = vectors("analyzer");
 

@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 import { analyzer, lunr, vectors } from "./vectors.mjs";
-import { clauses, fuzzyClauses, MAX_QUERY_LENGTH, queryTerms, run } from "../../theme/static/query.js";
 import { clauseCases as limitCases, limits } from "./limit-vectors.mjs";
+import { asset } from "./assets.mjs";
+const { clauses, fuzzyClauses, queryTerms, run } = await import(asset("query.js"));
+const { MAX_QUERY_LENGTH } = await import(asset("contract.js"));
 
 const { clauses: clauseCases, search } = vectors("queries");
 const asLists = (items) => items.map((c) => [c.term, c.required, c.wildcardTrailing, c.editDistance]);

@@ -2,8 +2,9 @@
 // quote.js's answer for each pair (marks as substrings of the sentence):
 // the JS half of the quote parity test.
 import { createRequire } from "node:module";
-import { createAnalyzer } from "../../theme/static/analyzer.js";
-import { quote, sentences } from "../../theme/static/quote.js";
+import { asset } from "./assets.mjs";
+const { createAnalyzer } = await import(asset("analyzer.js"));
+const { quote, sentences } = await import(asset("quote.js"));
 
 const lunr = createRequire(import.meta.url)("./load-vendor.cjs");
 const analyzer = createAnalyzer(lunr);

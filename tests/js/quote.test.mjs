@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 import { analyzer, vectors } from "./vectors.mjs";
-import { quote, sentences } from "../../theme/static/quote.js";
+import { asset } from "./assets.mjs";
+const { quote, sentences } = await import(asset("quote.js"));
 
 const cases = vectors("quotes");
 

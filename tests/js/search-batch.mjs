@@ -7,9 +7,10 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { createAnalyzer } from "../../theme/static/analyzer.js";
-import * as query from "../../theme/static/query.js";
-import { createShardedIndex } from "../../theme/static/shards.js";
+import { asset } from "./assets.mjs";
+const { createAnalyzer } = await import(asset("analyzer.js"));
+const query = await import(asset("query.js"));
+const { createShardedIndex } = await import(asset("shards.js"));
 
 const lunr = createRequire(import.meta.url)("./load-vendor.cjs");
 const analyzer = createAnalyzer(lunr);

@@ -1,38 +1,64 @@
 // Usage: node site-search.mjs SITE_DIR < {"lang": "en", "queries": [...], "limit": 10}
-// The browser's half of the search contract, run in Node on a built site:
-// manifest -> shards.js (only the files each query needs) -> query.js -> public refs.
-// Answers [{refs: [...], scores: [...], files: [names read for the query]}].
+// The browser's half of the search contract, run in Node on a built site by
+// the site's own shipped widget-engine.js -- the very module the widget calls --
+// with the two browser facilities it uses shimmed: fetch (of file: URLs) and
+// classic <script> loading (for lunr and its plugins).
+// Answers, per query, {refs, scores, quotes, status, files: search files read}.
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
-import { createAnalyzer } from "../../theme/static/analyzer.js";
-import * as query from "../../theme/static/query.js";
-import { createShardedIndex } from "../../theme/static/shards.js";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import vm from "node:vm";
 
-const lunr = createRequire(import.meta.url)("./load-vendor.cjs");
-const analyzer = createAnalyzer(lunr);
-const searchDir = path.join(process.argv[2], "search");
-const read = (name) => JSON.parse(readFileSync(path.join(searchDir, name), "utf8"));
+const site = path.resolve(process.argv[2]);
+const searchDir = path.join(site, "search");
+let files = [];
+
+globalThis.window = globalThis;
+globalThis.fetch = async (url) => {
+  const file = fileURLToPath(url);
+  files.push(path.relative(searchDir, file).split(path.sep).join("/"));
+  let text;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return { ok: false, status: 404 };
+  }
+  return { ok: true, status: 200, json: async () => JSON.parse(text) };
+};
+globalThis.document = {
+  createElement: () => ({}),
+  head: {
+    append(script) {
+      // A classic script runs on the global object, as in a page.
+      try {
+        vm.runInThisContext(readFileSync(fileURLToPath(script.src), "utf8"), { filename: script.src.toString() });
+        queueMicrotask(script.onload);
+      } catch (error) {
+        queueMicrotask(() => script.onerror(error));
+      }
+    },
+  },
+};
+
+const assetsUrl = pathToFileURL(path.join(site, "assets", "citesearch.js"));
+const { createEngine } = await import(new URL("widget-engine.js", assetsUrl).href);
 
 let input = "";
 process.stdin.setEncoding("utf8");
 for await (const chunk of process.stdin) input += chunk;
 const { lang, queries, limit } = JSON.parse(input);
 
-const manifest = read("manifest.json");
-const entry = manifest.languages[lang];
 const answers = [];
 for (const text of queries) {
-  // A fresh index per query: each query reads only its own files.
-  const files = [];
-  const load = async (name) => (files.push(name), read(name));
-  const index = createShardedIndex({ lunr, query, analyzer, entry, fields: manifest.fields, load });
-  const hits = (await index.run(text, { prefix: true })).hits.slice(0, limit);
-  const chunks = await Promise.all(hits.map((hit) => index.chunk(Number(hit.ref))));
+  // A fresh engine per query, as in a fresh page: each query reads only its own files.
+  files = [];
+  const answer = await createEngine(assetsUrl).search(text, { langs: [lang], limit, prefix: true });
   answers.push({
-    refs: chunks.map((c) => `${c.doc.id}#${c.anchor}`),
-    scores: hits.map((hit) => hit.score),
-    files,
+    refs: answer.results.map((r) => r.ref),
+    scores: answer.results.map((r) => r.score),
+    quotes: answer.results.map((r) => r.quote),
+    status: answer.status,
+    files: files.filter((name) => !name.startsWith("..")),
   });
 }
 process.stdout.write(JSON.stringify(answers));

@@ -2,7 +2,8 @@
 // the vectors in tests/vectors/ that pytest reads too.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { createAnalyzer } from "../../theme/static/analyzer.js";
+import { asset } from "./assets.mjs";
+const { createAnalyzer } = await import(asset("analyzer.js"));
 
 export const lunr = createRequire(import.meta.url)("./load-vendor.cjs");
 export const analyzer = createAnalyzer(lunr);

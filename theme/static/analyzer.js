@@ -16,10 +16,10 @@
 // `lunr` must carry lunr.stemmerSupport and lunr.ru (the vendored
 // lunr.stemmer.support.js and lunr.ru.js loaded after lunr.js).
 
+import { MAX_WORD_LENGTH } from "./contract.js";
+
 export const NAME = "citesearch-multilingual";
 export const VERSION = "3"; // 3: words longer than MAX_WORD_LENGTH are dropped
-// contract.MAX_WORD_LENGTH (tests/vectors/limits.json ties the two).
-export const MAX_WORD_LENGTH = 64;
 
 // Han ideographs (unified, extensions A–H, compatibility) plus 々 and 〇.
 const CJK = "\\u3005\\u3007\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff\\u{20000}-\\u{323af}";

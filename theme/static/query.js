@@ -4,12 +4,12 @@
 // "http://x", "foo:bar", "-"): terms come from the analyzer and are added
 // with the query API, pipeline off.
 
-// contract.MAX_QUERY_LENGTH (tests/vectors/limits.json ties the two): only
-// the first code points of the input count, like a search box's maxlength.
-// Words longer than analyzer.js's MAX_WORD_LENGTH are dropped by the
+// MAX_QUERY_LENGTH: only the first code points of the input count, like a
+// search box's maxlength. Words longer than MAX_WORD_LENGTH are dropped by the
 // analyzer: lunr's fuzzy matching builds ~2·n² states for an n-character
 // term, and one 10,000-character word froze the tab for 23 s.
-export const MAX_QUERY_LENGTH = 256;
+import { MAX_QUERY_LENGTH } from "./contract.js";
+
 // A shorter prefix would expand to a large share of the vocabulary.
 export const PREFIX_MIN_LENGTH = 2;
 // Weight of a prefix clause: the words the reader may still be typing

@@ -4,8 +4,9 @@
 // `citesearch search --json`. Everything is fetched lazily, once per page,
 // relative to the widget's own URL; independent files in parallel.
 
+import { FORMAT_VERSION, STATUS_INSUFFICIENT, STATUS_SUPPORTED } from "./contract.js";
+
 const VENDOR_SCRIPTS = ["vendor/lunr.min.js", "vendor/lunr.stemmer.support.min.js", "vendor/lunr.ru.min.js"];
-export const FORMAT_VERSION = 2;
 
 export class LoadError extends Error {}
 
@@ -137,7 +138,7 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
         marks: quoted ? quoted.marks : [],
       };
     });
-    const status = results.some((result) => result.quote !== null) ? "supported" : "insufficient";
+    const status = results.some((result) => result.quote !== null) ? STATUS_SUPPORTED : STATUS_INSUFFICIENT;
     return { query: text.trim(), status, fuzzy, results, total: ranked.length };
   }
 

@@ -1,6 +1,7 @@
 // Renders search results as DOM nodes. Content only ever enters the page as
 // text nodes (never innerHTML), so markup inside documents is shown literally.
 
+import { HEADING_SEPARATOR } from "./contract.js";
 import { HIGHLIGHT_PARAM } from "./widget-landing.js";
 
 function element(tag, attributes = {}, ...children) {
@@ -47,7 +48,7 @@ export function resultHref(result, query) {
 
 function headingPath(result) {
   const path = result.heading.length > 1 ? result.heading.slice(1) : result.heading;
-  return path.join(" › ");
+  return path.join(HEADING_SEPARATOR);
 }
 
 function option(result, rank, query) {

@@ -11,8 +11,6 @@ from . import analyzer, contract, quote
 from .shards import ShardedIndex, run as run_sharded
 from ..errors import UsageError
 
-SUPPORTED = "supported"
-INSUFFICIENT = "insufficient"
 
 
 @dataclass(frozen=True)
@@ -111,9 +109,9 @@ class SiteSearch:
             raise UsageError(f"{self.search_dir}: damaged search files ({exc.__class__.__name__}: {exc}), rebuild the site") from None
         if any(r.quote for r in results):
             quoted = sum(1 for r in results if r.quote)
-            status, message = SUPPORTED, f"{quoted} of {len(results)} passages quote the query."
+            status, message = contract.STATUS_SUPPORTED, f"{quoted} of {len(results)} passages quote the query."
         else:
-            status = INSUFFICIENT
+            status = contract.STATUS_INSUFFICIENT
             message = f"The documents hold nothing that answers “{text.strip()}”."
         return Answer(text, status, message, fuzzy, results)
 
