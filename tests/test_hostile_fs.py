@@ -241,6 +241,28 @@ def test_a_fifo_named_md_is_an_error_and_never_hangs_the_build(docs, tmp_path):
     ]
 
 
+def test_a_fifo_or_folder_named_citesearch_yml_is_a_usage_error_not_a_hang_or_defaults(docs, tmp_path):
+    # Before, anything but a regular file was taken for "no config": silently the defaults.
+    os.mkfifo(docs / "citesearch.yml")
+    done = subprocess.run(
+        [sys.executable, "-m", "citesearch", "build", "docs", "--out", "site"],
+        capture_output=True, text=True, timeout=120, cwd=tmp_path,
+    )
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        "citesearch: error: docs/citesearch.yml: not a regular file (named pipe); only regular files are read"
+    ]
+    os.unlink(docs / "citesearch.yml")
+    (docs / "citesearch.yml").mkdir()
+    done = subprocess.run(
+        [sys.executable, "-m", "citesearch", "build", "docs", "--out", "site"],
+        capture_output=True, text=True, timeout=120, cwd=tmp_path,
+    )
+    assert (done.returncode, done.stderr.splitlines()) == (
+        2, ["citesearch: error: docs/citesearch.yml: not a regular file (folder); only regular files are read"]
+    )
+
+
 def test_sockets_and_devices_are_errors_naming_the_file(docs, capsys):
     server = socket.socket(socket.AF_UNIX)
     server.bind("docs/guide/talk.md")  # relative: socket paths are limited to ~100 bytes

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import yaml
 
+from .pipeline.source_files import read_regular
 from .errors import ConfigError
 from .strict_yaml import RejectedYAML, brief, load_strict
 
@@ -49,10 +50,13 @@ _KEYS = ("title", "lang", "base_url", "chunk_budget", "max_document_kib", "nav")
 def load_config(content_dir: Path) -> Config:
     """Read ``citesearch.yml`` from the content folder; defaults when absent."""
     path = content_dir / CONFIG_NAME
-    if not path.is_file():
+    if not path.exists():
         return Config()
     try:
-        raw = load_strict(path.read_text(encoding="utf-8"))
+        # Never a FIFO or a device: one would hang the build, the other never end.
+        raw = load_strict(read_regular(path).decode("utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"{path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{path}: not valid UTF-8 (byte {exc.start})") from exc
     except yaml.YAMLError as exc:

@@ -37,6 +37,7 @@ from .pipeline.build import ROLES, Assembled, prepare
 from .cache import LEGACY_DIR, check_location, for_preview
 from .errors import CitesearchError, UsageError
 from .model import EDITOR
+from .pipeline.source_files import read_regular
 from .pipeline.render import theme_dir
 
 EVENTS_PATH = "/__citesearch/events"
@@ -292,7 +293,7 @@ def _read(source: bytes | Path | None) -> bytes | None:
     if source is None or isinstance(source, bytes):
         return source
     try:
-        return source.read_bytes()
+        return read_regular(source)  # never blocks on a file swapped for a FIFO since the build
     except OSError:  # an asset deleted since the last build
         return None
 

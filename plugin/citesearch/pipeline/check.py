@@ -8,6 +8,7 @@ from typing import Sequence
 from urllib.parse import urlsplit
 
 from ..config import Config
+from ..strict_yaml import brief
 from ..errors import Problem
 from ..model import Document, ParsedDocument
 
@@ -70,11 +71,11 @@ def check_aliases(pages: Sequence[ParsedDocument], taken: set[str]) -> tuple[dic
             line = doc.lines.get(f"aliases[{i}]", doc.lines.get("aliases", 1))
             path = alias_path(alias)
             if path is None:
-                errors.append(Problem(doc.rel_path, line, f"alias '{alias}' must be a path inside the site (no scheme, host or '..')"))
+                errors.append(Problem(doc.rel_path, line, f"alias {brief(alias)} must be a path inside the site (no scheme, host or '..')"))
             elif path in taken:
-                errors.append(Problem(doc.rel_path, line, f"alias '{alias}' collides with the page {path}"))
+                errors.append(Problem(doc.rel_path, line, f"alias {brief(alias)} collides with the page {path}"))
             elif path in owners:
-                errors.append(Problem(doc.rel_path, line, f"alias '{alias}' is also an alias of {owners[path]}"))
+                errors.append(Problem(doc.rel_path, line, f"alias {brief(alias)} is also an alias of {owners[path]}"))
             else:
                 owners[path] = doc.rel_path
                 redirects[path] = page
