@@ -14,6 +14,7 @@ chunks of the others come from the previous build.
 
 from __future__ import annotations
 
+import difflib
 import logging
 import re
 from dataclasses import dataclass
@@ -98,7 +99,11 @@ class CitesearchPlugin(BasePlugin[CitesearchConfig]):
             return files
         key = self.config.visibility_key
         for file in list(files.documentation_pages()):
-            visibility = front_matter(file.content_string).get(key, PUBLIC)
+            meta = front_matter(file.content_string)
+            misspelt = near_miss(meta, key)
+            if misspelt:  # 'Visibility: editor' would otherwise publish the draft
+                raise PluginError(f"{file.src_uri}:1: unknown key '{misspelt}'; did you mean '{key}'?")
+            visibility = meta.get(key, PUBLIC)
             if visibility not in VISIBILITIES:
                 raise PluginError(
                     f"{file.src_uri}:1: unknown {key} '{visibility}' (choose {' or '.join(VISIBILITIES)})"
@@ -205,6 +210,16 @@ def theme_language(config) -> str:
 def language_code(lang: str) -> str:
     """MkDocs locales (``zh_CN``) as citesearch language codes (``zh-cn``)."""
     return lang.replace("_", "-").lower()
+
+
+def near_miss(meta: dict, key: str) -> str | None:
+    """A front matter key that looks like ``key`` but is not it (``Visibility``, ``visiblity``)."""
+    for other in meta:
+        if other != key and (
+            other.casefold() == key.casefold() or difflib.get_close_matches(other.casefold(), [key], n=1, cutoff=0.8)
+        ):
+            return other
+    return None
 
 
 def front_matter(source: str) -> dict:
