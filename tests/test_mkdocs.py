@@ -241,3 +241,16 @@ def test_bad_options_are_one_line_errors(tmp_path: Path):
     config.write_text(yaml.safe_dump({"site_name": "x", "plugins": ["citesearch"]}))
     done = mkdocs(config)
     assert "index.md:1: unknown visibility 'publci' (choose public or editor)" in done.stderr
+
+
+@pytest.mark.parametrize("key", ["Visibility", "visiblity", "VISIBILITY"])
+def test_a_misspelt_visibility_key_is_an_error_not_a_published_draft(tmp_path: Path, key: str):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# Home\n", encoding="utf-8")
+    (tmp_path / "docs" / "draft.md").write_text(f"---\n{key}: editor\n---\n# Secret plans\n", encoding="utf-8")
+    config = tmp_path / "mkdocs.yml"
+    config.write_text(yaml.safe_dump({"site_name": "x", "plugins": ["citesearch"]}))
+    done = mkdocs(config)
+    assert done.returncode != 0
+    assert f"draft.md:1: unknown key '{key}'; did you mean 'visibility'?" in done.stderr
+    assert not (tmp_path / "site" / "draft.html").exists() and not (tmp_path / "site" / "draft").exists()
