@@ -4,7 +4,7 @@ import { analyzer, lunr, vectors } from "./vectors.mjs";
 import { clauseCases as limitCases, limits } from "./limit-vectors.mjs";
 import { asset } from "./assets.mjs";
 const { clauses, fuzzyClauses, queryTerms, run } = await import(asset("query.js"));
-const { MAX_QUERY_LENGTH } = await import(asset("contract.js"));
+const { FIELD_BOOSTS, FIELDS, MAX_QUERY_LENGTH } = await import(asset("contract.js"));
 
 const { clauses: clauseCases, search } = vectors("queries");
 const asLists = (items) => items.map((c) => [c.term, c.required, c.wildcardTrailing, c.editDistance]);
@@ -23,7 +23,8 @@ test("fuzzy fallback spares CJK, short and wildcard terms", () => {
   ]);
 });
 
-// The same fixture chunks indexed by lunr.js's own builder, fed our terms:
+// The same fixture chunks indexed by lunr.js's own builder, fed our terms and
+// the contract's fields and boosts:
 // the JS side reaches the same top hits on its own. (The Python-built index
 // is checked against Python's ranking by tests/test_query.py.)
 function buildIndex(chunks) {
@@ -31,9 +32,7 @@ function buildIndex(chunks) {
     this.pipeline.reset();
     this.searchPipeline.reset();
     this.ref("ref");
-    this.field("title", { boost: 3 });
-    this.field("heading", { boost: 2 });
-    this.field("body", { boost: 1 });
+    for (const field of FIELDS) this.field(field, { boost: FIELD_BOOSTS[field] });
     chunks.forEach((chunk, i) => {
       this.add({
         ref: String(i),
