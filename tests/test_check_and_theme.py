@@ -90,3 +90,14 @@ def test_alias_problems_name_the_alias_line_from_the_loaded_front_matter(basic_c
     )
     assert main(["check", str(basic_copy)]) == 1
     assert "a.md:5: alias 'b' collides with the page b.html" in capsys.readouterr().err
+
+
+def test_a_missing_nav_entry_is_blamed_on_its_own_line(tmp_path: Path, capsys):
+    # The path also appears earlier in the file: searching the text for it (as
+    # check once did, re-reading citesearch.yml) blamed the title's line.
+    content = tmp_path / "content"
+    content.mkdir()
+    (content / "ok.md").write_text("# Ok\n\nFine.\n", encoding="utf-8")
+    (content / "citesearch.yml").write_text("title: Notes on lost.md\nnav:\n  - ok.md\n  - lost.md\n", encoding="utf-8")
+    assert main(["check", str(content)]) == 1
+    assert "citesearch.yml:4: nav lists lost.md, which does not exist" in capsys.readouterr().err.splitlines()

@@ -6,6 +6,7 @@ import difflib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Sequence
 
 import yaml
 
@@ -21,6 +22,7 @@ LANG_RE = re.compile(r"^[a-z]{2,3}(-[a-z0-9]{2,8})*$")
 class NavEntry:
     path: str  # content-relative, posix, ends in .md
     title: str | None = None
+    line: int = 1  # in citesearch.yml, for messages after loading
 
 
 @dataclass(frozen=True)
@@ -54,7 +56,8 @@ def load_config(content_dir: Path) -> Config:
         return Config()
     try:
         # Never a FIFO or a device: one would hang the build, the other never end.
-        raw = load_strict(read_regular(path).decode("utf-8"))
+        text = read_regular(path).decode("utf-8")
+        raw = load_strict(text)
     except OSError as exc:
         raise ConfigError(f"{path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:
@@ -63,10 +66,20 @@ def load_config(content_dir: Path) -> Config:
         line = getattr(getattr(exc, "problem_mark", None), "line", -1) + 1
         what = "" if isinstance(exc, RejectedYAML) else "invalid YAML: "
         raise ConfigError(f"{path}:{max(line, 1)}: {what}{getattr(exc, 'problem', None) or exc}") from None
-    return parse_config(raw, path)
+    return parse_config(raw, path, _nav_lines(text))
 
 
-def parse_config(raw: object, path: Path) -> Config:
+def _nav_lines(text: str) -> list[int]:
+    """The line of each ``nav`` entry, in order; ``load_strict`` has refused anything unsafe already."""
+    node = yaml.compose(text)
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            if key.value == "nav" and isinstance(value, yaml.SequenceNode):
+                return [item.start_mark.line + 1 for item in value.value]
+    return []
+
+
+def parse_config(raw: object, path: Path, nav_lines: Sequence[int] = ()) -> Config:
     if raw is None:
         return Config(source=path)
     if not isinstance(raw, dict):
@@ -96,7 +109,7 @@ def parse_config(raw: object, path: Path) -> Config:
             else:
                 values[key] = number
     if "nav" in raw:
-        nav, nav_problems = _parse_nav(raw["nav"])
+        nav, nav_problems = _parse_nav(raw["nav"], nav_lines)
         problems.extend(nav_problems)
         values["nav"] = nav
     if problems:
@@ -106,11 +119,11 @@ def parse_config(raw: object, path: Path) -> Config:
     return Config(source=path, **values)  # type: ignore[arg-type]
 
 
-def _parse_nav(raw: object) -> tuple[tuple[NavEntry, ...], list[str]]:
+def _parse_nav(raw: object, lines: Sequence[int]) -> tuple[tuple[NavEntry, ...], list[str]]:
     if not isinstance(raw, list):
         return (), [f"'nav' must be a list of .md paths, got {type(raw).__name__}"]
     entries, problems = [], []
-    for item in raw:
+    for i, item in enumerate(raw):
         title = None
         if isinstance(item, dict) and len(item) == 1:
             (title, item), = item.items()
@@ -118,5 +131,5 @@ def _parse_nav(raw: object) -> tuple[tuple[NavEntry, ...], list[str]]:
         if not isinstance(item, str) or not item.endswith(".md"):
             problems.append(f"'nav' entries must be .md paths (or {{Title: path.md}}), got {brief(item)}")
             continue
-        entries.append(NavEntry(path=item.removeprefix("./"), title=title))
+        entries.append(NavEntry(path=item.removeprefix("./"), title=title, line=lines[i] if i < len(lines) else 1))
     return tuple(entries), problems

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import posixpath
-import re
 from typing import Sequence
 from urllib.parse import urlsplit
 
@@ -87,11 +86,10 @@ def check_nav(config: Config, documents: Sequence[Document]) -> tuple[list[Probl
     if config.nav is None or config.source is None:
         return [], []
     source = config.source.name
-    raw = config.source.read_text(encoding="utf-8")
     present = {d.rel_path for d in documents}
     listed = {entry.path for entry in config.nav}
     errors = [
-        Problem(source, _yaml_line(raw, entry.path), f"nav lists {entry.path}, which does not exist")
+        Problem(source, entry.line, f"nav lists {entry.path}, which does not exist")
         for entry in config.nav
         if entry.path not in present
     ]
@@ -101,11 +99,6 @@ def check_nav(config: Config, documents: Sequence[Document]) -> tuple[list[Probl
         if d.rel_path not in listed
     ]
     return errors, warnings
-
-
-def _yaml_line(raw: str, needle: str) -> int:
-    match = re.search(re.escape(needle), raw)
-    return raw[: match.start()].count("\n") + 1 if match else 1
 
 
 def output_paths(pages: Sequence[ParsedDocument]) -> set[str]:
