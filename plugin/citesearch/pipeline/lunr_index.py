@@ -77,16 +77,15 @@ class _Weighing:
     idf: dict[str, float]
     averages: list[float]  # per field: the average length
 
-    def field_counts(self, only: int | None = None) -> Iterator[tuple[int, int, Counter, int]]:
-        """(document, field, term counts in first-seen order, length), documents in order; ``only`` one field.
+    def field_counts(self) -> Iterator[tuple[int, int, Counter, int]]:
+        """(document, field, term counts in first-seen order, length), documents in order.
 
         Counted again rather than kept from the first pass: held for every
         field of every chunk, the counts were a large part of a build's peak memory.
         """
         for i, document in enumerate(self.documents):
             for f, terms_ in enumerate(document):
-                if only is None or f == only:
-                    yield i, f, Counter(terms_), len(terms_)
+                yield i, f, Counter(terms_), len(terms_)
 
     def norm(self, f: int, length: int) -> float:
         return K1 * (1 - B + B * (length / self.averages[f]))
@@ -94,7 +93,7 @@ class _Weighing:
     def in_lunr_order(self) -> list[str]:
         # lunr.js inserts terms into its token set in UTF-16 order and throws
         # "Out of order word insertion" otherwise (lunr.py sorts by code point).
-        return sorted(self.term_index, key=lambda term: term.encode("utf-16-be"))
+        return sorted(self.term_index, key=_utf16)
 
 
 def _weigh(documents: Sequence[FieldTerms]) -> _Weighing:
@@ -152,51 +151,81 @@ def build_from_terms(documents: Sequence[FieldTerms]) -> dict:
 def term_rows_from_terms(documents: Sequence[FieldTerms]) -> list[list]:
     """``build_term_rows`` of documents given as their field terms.
 
-    The weights of a field are computed in one numpy pass (a million of them
-    on rust-rfcs): the same float operations in the same order as ``_weight``,
-    and the same rounding (``rounded``).
+    One pass counts the terms; then the weights of each field (a million of
+    them on rust-rfcs) are computed in one numpy pass: the same float
+    operations in the same order as ``_weight``, and the same rounding
+    (``rounded``).  Only idf is computed in Python, once per document count.
     """
     import numpy  # only builds that index pay for the import
 
-    weighing = _weigh(documents)
-    term_index = weighing.term_index
-    idf = numpy.array([weighing.idf[term] for term in term_index], dtype=numpy.float64)  # by term index
-    by_field = [_field_postings(weighing, f, idf) for f in range(len(contract.FIELDS))]
+    if not documents:
+        return []
+    postings = [_FieldPostings(len(documents)) for _ in contract.FIELDS]
+    first_seen: dict[str, object] = {}
+    for i, document in enumerate(documents):
+        for field, terms_ in zip(postings, document):
+            if terms_:
+                counts = Counter(terms_)
+                first_seen.update(counts)  # keeps each term's first position
+                field.add(i, counts, len(terms_))
+    term_index = {term: n for n, term in enumerate(first_seen)}
+    for field in postings:
+        field.number(term_index)
+    with_term = sum(numpy.bincount(field.ids, minlength=len(term_index)) for field in postings).tolist()
+    idf_of = {count: _idf(count, len(documents)) for count in set(with_term)}
+    idf = numpy.array([idf_of[count] for count in with_term], dtype=numpy.float64)
+    flats = [field.flat(idf, _boost(f), len(term_index)) for f, field in enumerate(postings)]
     rows = []
-    for term in weighing.in_lunr_order():
+    for term in sorted(term_index, key=_utf16):  # lunr.js's order, as _Weighing.in_lunr_order
         t = term_index[term]
-        row = [term, t]
-        for ends, flat in by_field:
-            row.append(flat[ends[t]: ends[t + 1]].tolist())
-        rows.append(row)
+        rows.append([term, t, *(flat[ends[t]: ends[t + 1]] for ends, flat in flats)])
     return rows
 
 
-def _field_postings(weighing: _Weighing, f: int, idf):
-    """One field's ``[ref, weight, ...]`` of every term, as one flat array and each term's slice bounds."""
-    import numpy
+def _utf16(term: str) -> bytes:
+    return term.encode("utf-16-be")
 
-    ids: list[int] = []  # one entry per (document, distinct term), documents in order: refs ascend
-    tfs: list[int] = []
-    refs: list[int] = []
-    norms: list[float] = []
-    term_index = weighing.term_index
-    for i, _, counts, length in weighing.field_counts(f):
-        if counts:
-            ids.extend(map(term_index.__getitem__, counts))
-            tfs.extend(counts.values())
-            refs.extend([i] * len(counts))
-            norms.extend([weighing.norm(f, length)] * len(counts))
-    term_ids = numpy.array(ids, dtype=numpy.int64)
-    tf = numpy.array(tfs, dtype=numpy.float64)
-    weights = rounded(idf[term_ids] * ((K1 + 1) * tf) / (numpy.array(norms, dtype=numpy.float64) + tf) * _boost(f))
-    by_term = numpy.argsort(term_ids, kind="stable")  # stable: refs stay ascending within a term
-    flat = numpy.empty(2 * len(ids), dtype=object)  # ints stay ints, floats floats, for the JSON
-    flat[0::2] = numpy.array(refs, dtype=numpy.int64)[by_term].tolist()
-    flat[1::2] = weights[by_term].tolist()
-    ends = numpy.zeros(len(term_index) + 1, dtype=numpy.int64)
-    numpy.cumsum(numpy.bincount(term_ids, minlength=len(term_index)) * 2, out=ends[1:])
-    return ends.tolist(), flat
+
+class _FieldPostings:
+    """One field's (document, distinct term, count) entries, documents in order, and its lengths."""
+
+    def __init__(self, documents: int):
+        self.terms: list[str] = []
+        self.counts: list[int] = []
+        self.refs: list[int] = []
+        self.lengths = [0] * documents
+        self.ids = None  # term indices of ``terms``, once numbered
+
+    def add(self, ref: int, counts: Counter, length: int) -> None:
+        self.terms += counts
+        self.counts += counts.values()
+        self.refs += [ref] * len(counts)
+        self.lengths[ref] = length
+
+    def number(self, term_index: dict[str, int]) -> None:
+        import numpy
+
+        self.ids = numpy.fromiter(map(term_index.__getitem__, self.terms), dtype=numpy.int64, count=len(self.terms))
+        self.terms = []
+
+    def flat(self, idf, boost: float, term_count: int) -> tuple[list[int], list]:
+        """``[ref, weight, ...]`` of every term, one list, and where each term's part ends (by term index)."""
+        import numpy
+
+        bounds = numpy.zeros(term_count + 1, dtype=numpy.int64)
+        if not self.counts:
+            return bounds.tolist(), []
+        average = sum(self.lengths) / len(self.lengths)
+        norms = K1 * (1 - B + B * (numpy.array(self.lengths, dtype=numpy.float64) / average))  # as _Weighing.norm
+        refs = numpy.array(self.refs, dtype=numpy.int64)
+        tf = numpy.array(self.counts, dtype=numpy.float64)
+        weights = rounded(idf[self.ids] * ((K1 + 1) * tf) / (norms[refs] + tf) * boost)
+        by_term = numpy.argsort(self.ids, kind="stable")  # stable: refs stay ascending within a term
+        flat: list = [0] * (2 * len(refs))
+        flat[0::2] = refs[by_term].tolist()
+        flat[1::2] = weights[by_term].tolist()
+        numpy.cumsum(numpy.bincount(self.ids, minlength=term_count) * 2, out=bounds[1:])
+        return bounds.tolist(), flat
 
 
 def rounded(values):
