@@ -14,7 +14,9 @@ from browser_support import (
     INPUT,
     OPTIONS,
     VECTORS,
+    build_site,
     cli_search,
+    serve,
     shown_results,
     status_text,
     type_query,
@@ -24,6 +26,7 @@ from browser_support import (
 pytestmark = pytest.mark.browser
 
 WIDGET_LIMIT = 20  # results the widget shows (LIMIT in citesearch.js)
+WIDGET_FIRST = 5  # results shown before the others' texts are in (FIRST in citesearch.js)
 
 
 def quotes(page):  # type: ignore[no-untyped-def]
@@ -320,3 +323,111 @@ def test_every_widget_module_is_fetched_with_the_build_version_so_a_redeploy_nev
         "citesearch.js", "widget-engine.js", "widget-view.js", "analyzer.js", "query.js", "quote.js"
     }
     assert all("?v=" in url for url in scripts), scripts
+
+
+def test_the_head_preloads_every_module_of_the_import_map_so_none_waits_for_its_parent(page, site_url, built_site):
+    html = (built_site / "guide" / "install.html").read_text(encoding="utf-8")
+    import_map = json.loads(re.search(r'<script type="importmap">(.*?)</script>', html).group(1))["imports"]
+    preloaded = re.findall(r'<link rel="modulepreload" href="([^"]+)">', html)
+    assert sorted(preloaded) == sorted(import_map.values())
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
+    page.goto(site_url + "guide/install.html")
+    page.wait_for_load_state("networkidle")
+    modules = sorted(url.split("/assets/")[1] for url in requested if re.search(r"/assets/[^/]+\.js\?", url))
+    # Before any search, and each once: preloads and imports resolve to the same URL.
+    assert modules == sorted(value.split("assets/")[1] for value in import_map.values())
+    type_query(page, "install")
+    again = [url for url in requested if re.search(r"/assets/[^/]+\.js", url)]
+    assert len(again) == len(modules), "a module was fetched twice (a preload under another URL)"
+
+
+MANY_PASSAGES = 12  # documents mentioning the word, each one passage
+
+
+@pytest.fixture(scope="module")
+def many_results_site(tmp_path_factory):  # type: ignore[no-untyped-def]
+    """Documents whose passages about lighthouses fill several text files."""
+    content = tmp_path_factory.mktemp("many-results")
+    for n in range(MANY_PASSAGES):
+        # The first documents say the word more often: they rank first.
+        mentions = " ".join(["The lighthouse keeper climbs the stairs."] * max(1, 6 - n))
+        filler = " ".join(f"Sentence {i} of document {n} describes the harbour wall." for i in range(8))
+        (content / f"doc{n:02}.md").write_text(f"# Document {n}\n\n{mentions} {filler}\n", encoding="utf-8")
+    site = build_site(content, tmp_path_factory.mktemp("many-results-site"))
+    with serve(site) as url:
+        yield site, url
+
+
+def text_file_of_each_ref(site):  # type: ignore[no-untyped-def]
+    manifest = json.loads((site / "search" / "manifest.json").read_text())
+    files = {}
+    for _, name in manifest["languages"]["en"]["meta"]:
+        meta = json.loads((site / "search" / name).read_text())
+        for offset, (doc_index, anchor, _heading) in enumerate(meta["chunks"]):
+            ref = meta["first"] + offset
+            text = max((first, text_name) for first, text_name in meta["texts"] if first <= ref)[1]
+            files[f"{meta['docs'][doc_index][0]}#{anchor}"] = text
+    return files
+
+
+def test_the_top_results_show_before_the_texts_of_lower_ranked_ones_arrive(page, many_results_site):
+    site, url = many_results_site
+    expected = cli_search(site, "lighthouse", lang="en", limit=WIDGET_LIMIT)
+    refs = [row["ref"] for row in expected["results"]]
+    files = text_file_of_each_ref(site)
+    first_files = {files[ref] for ref in refs[:WIDGET_FIRST]}
+    later_files = {files[ref] for ref in refs[WIDGET_FIRST:]} - first_files
+    assert len(refs) > WIDGET_FIRST and later_files, "the query no longer needs texts beyond the top results'"
+    held = []
+
+    def hold_later_texts(route):  # type: ignore[no-untyped-def]
+        if urlsplit(route.request.url).path.split("/search/", 1)[1] in later_files:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/search/text/*", hold_later_texts)
+    page.goto(url + "doc00.html")
+    page.locator(INPUT).click()
+    page.locator(INPUT).press_sequentially("lighthouse", delay=15)
+    page.wait_for_function(f"document.querySelectorAll({json.dumps(OPTIONS)}).length === {WIDGET_FIRST}")
+    assert [row["ref"] for row in shown_results(page)] == refs[:WIDGET_FIRST]
+    assert held, "lower-ranked texts were asked for and are still held back"
+    # Not yet the answer: no count is announced, scripts waiting for it keep waiting.
+    assert page.locator("[data-citesearch]").get_attribute("data-citesearch-query") is None
+    assert page.locator("[data-citesearch] [role=status]").text_content() == ""
+    for route in held:
+        route.continue_()
+    wait_for_answer(page, "lighthouse")
+    shown = shown_results(page)
+    assert [row["ref"] for row in shown] == refs
+    assert [row["quote"] for row in shown] == [row["quote"] for row in expected["results"]]
+
+
+def test_an_input_event_that_leaves_the_text_unchanged_does_not_restart_the_search(page, site_url):
+    page.goto(site_url + "index.html")
+    type_query(page, "install")
+    before = shown_results(page)
+    # A search needs no fetch here (every file is cached): had the event scheduled
+    # one, it would have answered by the time a longer timer, set after it, fires.
+    answered = page.evaluate("""async () => {
+        const box = document.querySelector('[data-citesearch]');
+        delete box.dataset.citesearchQuery;
+        box.querySelector('input').dispatchEvent(new Event('input', {bubbles: true}));
+        await new Promise(resolve => setTimeout(resolve, 1000));
+        return box.dataset.citesearchQuery ?? null;
+    }""")
+    assert answered is None
+    assert shown_results(page) == before
+
+
+def test_mkdocs_pages_preload_every_module_of_their_import_map():
+    from citesearch.mkdocs_plugin import Widget
+
+    html = Widget.load("assets/citesearch", "search").inject(
+        "<html><head></head><body><main></main></body></html>", "../", "en"
+    )
+    import_map = json.loads(re.search(r'<script type="importmap">(.*?)</script>', html).group(1))["imports"]
+    preloaded = re.findall(r'<link rel="modulepreload" href="([^"]+)">', html)
+    assert import_map and sorted(preloaded) == sorted(import_map.values())

@@ -186,9 +186,12 @@ class Widget:
     def inject(self, html: str, root: str, lang: str) -> str:
         assets = f"{root}{self.assets_dir}/"
         imports = ", ".join(f'"{assets}{name}": "{assets}{name}?v={self.version}"' for name in self.modules)
+        # Every module of the map downloads at once, not as each import is discovered.
+        preloads = "".join(f'<link rel="modulepreload" href="{assets}{name}?v={self.version}">\n' for name in self.modules)
         head = (
             f'<meta name="citesearch:search" content="{root}{self.search_dir}/" data-root="{root}">\n'
             f'<script type="importmap">{{"imports": {{{imports}}}}}</script>\n'
+            f"{preloads}"
             f'<link rel="stylesheet" href="{assets}search.css?v={self.version}">\n'
         )
         script = f'<script type="module" src="{assets}citesearch.js?v={self.version}"></script>\n'

@@ -14,6 +14,8 @@ const DEBOUNCE_MS = 120;
 // Passages per answer: enough that several documents show even when one page
 // holds many matching passages (the bench counts the first five documents).
 const LIMIT = 20;
+// Results shown before the texts of the others are in.
+const FIRST = 5;
 
 const SEARCH_META = 'meta[name="citesearch:search"]';
 
@@ -59,6 +61,7 @@ function mountWidget(box) {
   let languages = [];
   let timer = 0;
   let latest = 0; // only the newest search may render
+  let searched = null; // the text of the newest search, run or scheduled
   let active = -1;
   const ui = strings(box.dataset.pageLang || document.documentElement.lang);
 
@@ -88,7 +91,8 @@ function mountWidget(box) {
   }
 
   function ensureLoaded() {
-    loading ??= engine.manifest().then((manifest) => {
+    // The manifest and the search modules load side by side, not one after the other.
+    loading ??= Promise.all([engine.manifest(), engine.modules()]).then(([manifest]) => {
       languages = Object.keys(manifest.languages);
       const pageLang = box.dataset.pageLang || document.documentElement.lang;
       const start = languages.includes(pageLang) ? pageLang : manifest.default_lang;
@@ -102,7 +106,6 @@ function mountWidget(box) {
         select.replaceChildren(new Option(languageName(start), start, true, true));
       }
       select.value = start;
-      return engine.modules();
     });
     loading.catch(() => (loading = null)); // let a later focus retry
     return loading;
@@ -135,6 +138,7 @@ function mountWidget(box) {
 
   async function search() {
     const typed = input.value;
+    searched = typed;
     const query = typed.trim();
     const ticket = ++latest;
     writeUrl(query);
@@ -149,8 +153,17 @@ function mountWidget(box) {
     }
     try {
       await ensureLoaded();
+      // The top results show as soon as their texts are in; the status, the
+      // live region and the data attributes wait for the whole answer.
+      const showFirst = (first) => {
+        if (ticket !== latest) return;
+        activate(-1);
+        renderResults(listbox, first);
+        status.textContent = ""; // the previous query's count no longer applies
+        open(true);
+      };
       // The raw value: a last word not followed by a space is prefix-matched.
-      const answer = await engine.search(typed, { langs: chosenLanguages(), limit: LIMIT });
+      const answer = await engine.search(typed, { langs: chosenLanguages(), limit: LIMIT, first: FIRST, onFirst: showFirst });
       if (ticket !== latest) return;
       activate(-1);
       // Insufficient answers still list their sections, heading only: never a quote.
@@ -184,6 +197,10 @@ function mountWidget(box) {
     if (input.value.trim() && (listbox.childElementCount || status.textContent)) open(true);
   });
   input.addEventListener("input", () => {
+    // An input event that leaves the text as it was (a script re-dispatching
+    // it) must not restart a search that is already loading.
+    if (input.value === searched) return;
+    searched = input.value;
     clearTimeout(timer);
     timer = setTimeout(search, DEBOUNCE_MS);
   });

@@ -119,27 +119,36 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
   }
 
   // `prefix`: the last word may still be being typed (query.js only treats it
-  // so when the text does not end in whitespace).
-  async function search(text, { langs, limit = 10, prefix = true } = {}) {
+  // so when the text does not end in whitespace). `onFirst(answer)`, when
+  // given, gets the answer's first `first` results as soon as their texts are
+  // in (the same ranks, scores and quotes as in the full answer), so they can
+  // show before the texts of lower-ranked results arrive.
+  async function search(text, { langs, limit = 10, prefix = true, first = 5, onFirst = null } = {}) {
     const { mods, shards } = await prepare(langs);
     const { ranked, fuzzy } = await rank(shards, text, { prefix });
-    const shown = await Promise.all(
-      ranked.slice(0, limit).map(async ({ shard, ref, score }) => {
-        const { doc, anchor, heading, text: chunkText } = await shard.index.chunk(Number(ref));
-        return { ref: `${doc.id}#${anchor}`, doc, anchor, heading, lang: shard.lang, score, chunkText };
-      }),
-    );
-    const results = shown.map(({ chunkText, ...result }) => {
+    // Requested in rank order: the top results' files are asked for first.
+    const pending = ranked.slice(0, limit).map(async ({ shard, ref, score }) => {
+      const { doc, anchor, heading, text: chunkText } = await shard.index.chunk(Number(ref));
       const quoted = mods.quote.quote(mods.analyzer, chunkText, text, { prefix });
       return {
-        ...result,
-        url: new URL(result.doc.url, siteUrl).href,
+        ref: `${doc.id}#${anchor}`,
+        doc,
+        anchor,
+        heading,
+        lang: shard.lang,
+        score,
+        url: new URL(doc.url, siteUrl).href,
         quote: quoted ? quoted.sentence : null,
         marks: quoted ? quoted.marks : [],
       };
     });
-    const status = results.some((result) => result.quote !== null) ? STATUS_SUPPORTED : STATUS_INSUFFICIENT;
-    return { query: text.trim(), status, fuzzy, results, total: ranked.length };
+    const answer = (results) => {
+      const status = results.some((result) => result.quote !== null) ? STATUS_SUPPORTED : STATUS_INSUFFICIENT;
+      return { query: text.trim(), status, fuzzy, results, total: ranked.length };
+    };
+    const all = Promise.all(pending); // handles every rejection, even one before the first results are in
+    if (onFirst && pending.length > first) onFirst(answer(await Promise.all(pending.slice(0, first))));
+    return answer(await all);
   }
 
   return { manifest, modules, search };
