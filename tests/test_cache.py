@@ -448,14 +448,17 @@ def _sqlite_failing(monkeypatch, statement: str, error: str) -> None:
 
 
 def _memo_disk_full(monkeypatch, site: Path) -> None:
-    real = pathlib.Path.write_text
+    for method in ("write_text", "write_bytes"):
+        monkeypatch.setattr(pathlib.Path, method, _failing_in(for_output(site), getattr(pathlib.Path, method)))
 
-    def write_text(self, *args, **kwargs):
-        if for_output(site) in self.parents:
+
+def _failing_in(folder: Path, real):
+    def write(self, *args, **kwargs):
+        if folder in self.parents:
             raise OSError(errno.ENOSPC, "No space left on device", str(self))
         return real(self, *args, **kwargs)
 
-    monkeypatch.setattr(pathlib.Path, "write_text", write_text)
+    return write
 
 
 FAULTS = {
