@@ -13,7 +13,7 @@ from timing import Sample
 COLUMNS = [
     "corpus", "system", "build s", "vs cs", "cpu s", "vs cs", "peak MB", "vs cs",
     "index raw", "index gz", "search code gz",
-    "cold ms", "cold bytes (gz)", "of which search (gz)",
+    "cold ms", "cold ms from typing", "cold bytes (gz)", "of which search (gz)",
     "cold ms slow", "slow bytes", "common words: search gz", "common ms",
     "warm ms", "doc@5 headings", "doc@5 words", "passage@5",
 ]
@@ -30,6 +30,7 @@ class Row:
     index_gz: int | None = None
     code_gz: int | None = None
     cold_ms: float | None = None
+    cold_typed_ms: float | None = None
     cold_bytes: int | None = None
     cold_bytes_gz: int | None = None
     cold_search_bytes: int | None = None
@@ -78,7 +79,7 @@ def table(rows: list[Row]) -> str:
                 _num(r.build.cpu_seconds, ".2f"), _ratio(r.build.cpu_seconds, b and b.cpu_seconds),
                 _num(r.build.peak_rss_mb, ".0f"), _ratio(r.build.peak_rss_mb, b and b.peak_rss_mb),
                 human_bytes(r.index_raw), human_bytes(r.index_gz), human_bytes(r.code_gz),
-                r.browser_note or _num(r.cold_ms, ".0f"),
+                r.browser_note or _num(r.cold_ms, ".0f"), _num(r.cold_typed_ms, ".0f"),
                 cold_bytes, f"{human_bytes(r.cold_search_bytes)} ({human_bytes(r.cold_search_bytes_gz)})",
                 _num(r.throttled_ms, ".0f"), human_bytes(r.throttled_bytes),
                 human_bytes(r.common_search_bytes_gz), _num(r.common_ms, ".0f"),
@@ -140,8 +141,10 @@ larger); *vs cs*: ratio to the citesearch cold build of the same corpus.
 `search/search_index.json`, Pagefind `pagefind/{index,fragment}/*`, `*.pf_meta`,
 `pagefind-entry.json`), raw and gzip -6; *search code gz*: the JS/wasm/CSS the
 search needs, gzip. *cold ms*: fresh browser context, navigation start until the
-first result link of the first query is on the page; *cold bytes*: everything the
-server sent until then (headers included, uncompressed; in brackets what a gzip
+first result link of the first query is on the page; *from typing*: the same
+load from the first keystroke (the page parsed: Pagefind opens a bare search
+page, citesearch and MkDocs a page of the corpus with its nav); *cold bytes*:
+everything the server sent until then (headers included, uncompressed; in brackets what a gzip
 server would send), *of which search*: only index and search code requests.
 *cold ms slow* / *slow bytes*: the same cold load under Chromium's network
 throttling (1.6 Mbps down, 750 kbps up, 150 ms round trip) from a server that

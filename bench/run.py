@@ -116,6 +116,7 @@ def measure_browser(systems, corpus, rows, queries, cold_loads, smoke) -> dict[s
             if got.error:
                 row.browser_note = f"no results ({got.error})".replace("|", "/")
             row.cold_ms = median(got.cold_ms)
+            row.cold_typed_ms = median(got.cold_typed_ms)
             row.cold_bytes = median(got.cold_bytes)
             row.cold_bytes_gz = median(got.cold_bytes_gz)
             row.cold_search_bytes = median(got.cold_search_bytes)

@@ -63,6 +63,7 @@ def test_smoke_in_the_browser_measures_the_widget(tmp_path):
     (row, _rebuild) = run_smoke(tmp_path, "--corpora", "fastapi-en")
     assert row["system"] == "citesearch" and row["browser_note"] == "", row
     assert row["cold_ms"] > 0
+    assert 0 < row["cold_typed_ms"] <= row["cold_ms"]  # the same load, timed from the first keystroke
     assert row["cold_bytes"] >= row["cold_search_bytes"] > 0
     assert row["warm_ms"] is not None
     assert hits(row["doc_heading"])[0] >= 1, row
