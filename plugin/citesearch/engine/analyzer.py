@@ -30,7 +30,6 @@ scoring already discounts frequent terms.
 from __future__ import annotations
 
 import re
-import sys
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
@@ -39,6 +38,7 @@ import snowballstemmer
 
 from . import stemmer_en
 from .contract import MAX_WORD_LENGTH
+from .mark_ranges import mark_ranges
 
 NAME = "citesearch-multilingual"
 VERSION = "3"  # 3: words longer than MAX_WORD_LENGTH are dropped
@@ -106,14 +106,7 @@ _CHAR_FOLDS = _CharFolds()
 @lru_cache(maxsize=1)
 def _mark_class() -> str:
     """A character class of every combining mark (``re`` has no ``\\p{M}``)."""
-    ranges: list[list[int]] = []
-    for cp in range(sys.maxunicode + 1):
-        if unicodedata.category(chr(cp))[0] == "M":
-            if ranges and ranges[-1][1] == cp - 1:
-                ranges[-1][1] = cp
-            else:
-                ranges.append([cp, cp])
-    return "[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in ranges) + "]"
+    return "[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in mark_ranges()) + "]"
 
 
 @lru_cache(maxsize=1)

@@ -69,7 +69,8 @@ def assemble(
     warnings = list(loaded.warnings)
 
     included = [d for d in loaded.documents if role == EDITOR or not d.is_editor_only]
-    hidden = [d for d in loaded.documents if d not in included]
+    kept = {id(d) for d in included}  # by identity: comparing Documents field by field was O(n^2) bodies
+    hidden = [d for d in loaded.documents if id(d) not in kept]
     nav_errors, nav_warnings = check_nav(config, [d for d in loaded.documents])
     errors += nav_errors
     warnings += nav_warnings
