@@ -224,6 +224,7 @@ NOT_INPUTS = {
         "citesearch.progress",  # the progress callback's type
         # Chunk.terms: derived, recomputed on demand and never stored.
         "citesearch.pipeline.lunr_index", "citesearch.engine.analyzer", "citesearch.engine.stemmer_en",
+        "citesearch.engine.mark_ranges",
     },
     "citesearch.pipeline.index": {"citesearch.engine.query"},  # the reader's side of engine.shards
 }

@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
-import json
 import os
 import sqlite3
 from pathlib import Path
@@ -155,4 +154,5 @@ def _says_damaged(exc: BaseException) -> bool:
 
 
 def _dumps(data: object) -> str:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    """Compact JSON, as ``json.dumps(data, ensure_ascii=False, separators=(",", ":"))`` writes it (rows hold no floats)."""
+    return orjson.dumps(data).decode("utf-8")

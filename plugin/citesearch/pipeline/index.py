@@ -18,7 +18,7 @@ from .lunr_index import build_term_rows
 # last build's files while none of it (nor any page field) changed.
 CACHE_MODULES = (__name__, "citesearch.pipeline.lunr_index", "citesearch.engine.analyzer",
                  "citesearch.engine.stemmer_en", "citesearch.engine.contract", "citesearch.engine.shards",
-                 "citesearch.model")
+                 "citesearch.model", "citesearch.engine.mark_ranges")
 
 
 def cache_inputs(default_lang: str, generator: dict) -> dict:

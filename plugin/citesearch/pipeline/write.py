@@ -77,9 +77,12 @@ def write_site(files: Mapping[str, bytes | Path], out: Path) -> None:
     try:
         os.chmod(tmp, 0o755)
         (tmp / MARKER_NAME).write_bytes(MARKER_TEXT)
+        made = {tmp}
         for rel in sorted(files):
             dest = tmp / _safe_relative(rel)
-            dest.parent.mkdir(parents=True, exist_ok=True)
+            if dest.parent not in made:  # one mkdir per folder, not per file (thousands of search files)
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                made.add(dest.parent)
             data = files[rel]
             if isinstance(data, Path):
                 copy_regular(data, dest)
