@@ -174,12 +174,12 @@ def term_rows_from_terms(documents: Sequence[FieldTerms]) -> list[list]:
     with_term = sum(numpy.bincount(field.ids, minlength=len(term_index)) for field in postings).tolist()
     idf_of = {count: _idf(count, len(documents)) for count in set(with_term)}
     idf = numpy.array([idf_of[count] for count in with_term], dtype=numpy.float64)
-    flats = [field.flat(idf, _boost(f), len(term_index)) for f, field in enumerate(postings)]
-    rows = []
-    for term in sorted(term_index, key=_utf16):  # lunr.js's order, as _Weighing.in_lunr_order
-        t = term_index[term]
-        rows.append([term, t, *(flat[ends[t]: ends[t + 1]] for ends, flat in flats)])
-    return rows
+    by_index = [[term, t] for term, t in term_index.items()]
+    refs = list(range(len(documents)))  # one int object per ref, shared by every posting
+    for f, field in enumerate(postings):
+        field.append_to(by_index, refs, idf, _boost(f))
+        postings[f] = None  # its arrays are no longer needed: keep the peak down
+    return [by_index[term_index[term]] for term in sorted(term_index, key=_utf16)]  # lunr.js's order
 
 
 def _utf16(term: str) -> bytes:
@@ -203,29 +203,36 @@ class _FieldPostings:
         self.lengths[ref] = length
 
     def number(self, term_index: dict[str, int]) -> None:
+        """Terms to term indices, and every list to an array (a tenth of the memory)."""
         import numpy
 
         self.ids = numpy.fromiter(map(term_index.__getitem__, self.terms), dtype=numpy.int64, count=len(self.terms))
+        self.counts = numpy.array(self.counts, dtype=numpy.float64)
+        self.refs = numpy.array(self.refs, dtype=numpy.int64)
         self.terms = []
 
-    def flat(self, idf, boost: float, term_count: int) -> tuple[list[int], list]:
-        """``[ref, weight, ...]`` of every term, one list, and where each term's part ends (by term index)."""
+    def append_to(self, rows: list[list], refs: list[int], idf, boost: float) -> None:
+        """Append ``[ref, weight, ...]`` of this field to each row (rows by term index)."""
         import numpy
 
-        bounds = numpy.zeros(term_count + 1, dtype=numpy.int64)
-        if not self.counts:
-            return bounds.tolist(), []
+        if not len(self.counts):
+            for row in rows:
+                row.append([])
+            return
         average = sum(self.lengths) / len(self.lengths)
         norms = K1 * (1 - B + B * (numpy.array(self.lengths, dtype=numpy.float64) / average))  # as _Weighing.norm
-        refs = numpy.array(self.refs, dtype=numpy.int64)
-        tf = numpy.array(self.counts, dtype=numpy.float64)
-        weights = rounded(idf[self.ids] * ((K1 + 1) * tf) / (norms[refs] + tf) * boost)
+        tf = self.counts
+        weights = rounded(idf[self.ids] * ((K1 + 1) * tf) / (norms[self.refs] + tf) * boost)
         by_term = numpy.argsort(self.ids, kind="stable")  # stable: refs stay ascending within a term
-        flat: list = [0] * (2 * len(refs))
-        flat[0::2] = refs[by_term].tolist()
-        flat[1::2] = weights[by_term].tolist()
-        numpy.cumsum(numpy.bincount(self.ids, minlength=term_count) * 2, out=bounds[1:])
-        return bounds.tolist(), flat
+        distinct, which = numpy.unique(weights[by_term], return_inverse=True)
+        floats = distinct.tolist()  # one float object per distinct weight, shared
+        flat: list = [0] * (2 * len(by_term))
+        flat[0::2] = map(refs.__getitem__, self.refs[by_term].tolist())
+        flat[1::2] = map(floats.__getitem__, which.tolist())
+        bounds = numpy.zeros(len(rows) + 1, dtype=numpy.int64)
+        numpy.cumsum(numpy.bincount(self.ids, minlength=len(rows)) * 2, out=bounds[1:])
+        for row, start, end in zip(rows, bounds.tolist(), bounds[1:].tolist()):
+            row.append(flat[start:end])
 
 
 def rounded(values):
