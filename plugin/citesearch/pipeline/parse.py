@@ -108,14 +108,18 @@ class Parser:
                     progress("parse", i + 1, len(documents))
             return pages
         context = multiprocessing.get_context("fork")
+        # Longest first, in small batches: no worker is left alone with a long
+        # document at the end while the other core idles.  Results go back in order.
+        order = sorted(range(len(documents)), key=lambda i: -len(documents[i].body))
+        pages: list[ParsedDocument | None] = [None] * len(documents)
         with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
                                  initargs=(self.config, self.links.urls, os.getpid())) as pool:
-            pages = []
-            for i, page in enumerate(pool.map(_parse_in_worker, documents, chunksize=16)):
-                pages.append(page)
+            parsed = pool.map(_parse_in_worker, [documents[i] for i in order], chunksize=4)
+            for done, (i, page) in enumerate(zip(order, parsed), 1):
+                pages[i] = page
                 if progress:
-                    progress("parse", i + 1, len(documents))
-        return pages
+                    progress("parse", done, len(documents))
+        return pages  # type: ignore[return-value]  # every slot filled
 
 
 _worker_parser: Parser | None = None
