@@ -1,4 +1,4 @@
-"""The index builder rounds a whole field's weights at once; each must be Python's ``round(w, 3)``."""
+"""The index builder's bulk helpers: weights rounded a field at once (each must be Python's ``round(w, 3)``), terms in UTF-16 order."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from citesearch.pipeline.lunr_index import rounded
+from citesearch.pipeline.lunr_index import in_utf16_order, rounded
 
 # Halves and near-halves in thousandths (where ``rint(v * 1000)`` alone can pick the
 # wrong side), exact binary halves like 0.0625, and BM25-sized weights.
@@ -21,3 +21,9 @@ def test_rounded_is_pythons_round_to_three_decimals(values):
     got = rounded(numpy.array(values, dtype=numpy.float64)).tolist()
     assert got == [round(v, 3) for v in values]
     assert [repr(g) for g in got] == [repr(round(v, 3)) for v in values]  # the JSON bytes too
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(st.sampled_from(["a", "z", "\ue000", "\uffff", "\U00010000", "\U0001f600", "é", "中"]), min_size=1)))
+def test_terms_are_sorted_as_utf16_code_units(terms):
+    assert in_utf16_order(terms) == sorted(terms, key=lambda term: term.encode("utf-16-be"))

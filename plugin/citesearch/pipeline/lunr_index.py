@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from typing import Iterator, Sequence
+from typing import Iterable, Iterator, Sequence
 
 import lunr
 
@@ -93,7 +94,7 @@ class _Weighing:
     def in_lunr_order(self) -> list[str]:
         # lunr.js inserts terms into its token set in UTF-16 order and throws
         # "Out of order word insertion" otherwise (lunr.py sorts by code point).
-        return sorted(self.term_index, key=_utf16)
+        return in_utf16_order(self.term_index)
 
 
 def _weigh(documents: Sequence[FieldTerms]) -> _Weighing:
@@ -179,11 +180,22 @@ def term_rows_from_terms(documents: Sequence[FieldTerms]) -> list[list]:
     for f, field in enumerate(postings):
         field.append_to(by_index, refs, idf, _boost(f))
         postings[f] = None  # its arrays are no longer needed: keep the peak down
-    return [by_index[term_index[term]] for term in sorted(term_index, key=_utf16)]  # lunr.js's order
+    return [by_index[term_index[term]] for term in in_utf16_order(term_index)]  # lunr.js's order
 
 
-def _utf16(term: str) -> bytes:
-    return term.encode("utf-16-be")
+def in_utf16_order(terms: Iterable[str]) -> list[str]:
+    """Terms sorted as UTF-16 code units compare.
+
+    That is code point order (Python's) unless a term has a character beyond
+    U+FFFF (a surrogate pair sorts below U+E000-U+FFFF): encode only then.
+    """
+    terms = list(terms)
+    if _ASTRAL.search("".join(terms)):
+        return sorted(terms, key=lambda term: term.encode("utf-16-be"))
+    return sorted(terms)
+
+
+_ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
 
 
 class _FieldPostings:
