@@ -18,9 +18,13 @@ _ATTR_ID = re.compile(r"\{:?[ \t]*(?:[^}#]*[ \t])?#([^\s}]+)[^}]*\}[ \t]*#*[ \t]
 _ATX = re.compile(r"^ {0,3}#{1,6}[ \t]")
 _SETEXT_UNDERLINE = re.compile(r"^ {0,3}(?:=+|-+)[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+# _ATTR_ID on the whole text: it finds every line _ATTR_ID finds (and maybe more).
+_ATTR_ID_ANYWHERE = re.compile(_ATTR_ID.pattern, re.MULTILINE)
 
 
 def duplicate_heading_ids(body: str, body_line: int, rel: str) -> list[Problem]:
+    if not _ATTR_ID_ANYWHERE.search(body):
+        return []  # no line ends in an id attribute: most documents, without walking their lines
     problems = []
     first_line: dict[str, int] = {}
     for number, heading_id in _explicit_ids(body.split("\n")):
