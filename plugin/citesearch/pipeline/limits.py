@@ -23,6 +23,7 @@ MAX_SCAN = 4_000_000
 
 _QUOTE_PREFIX = re.compile(r"^(?:[ \t]*>)+")
 _DEEP_INDENT = re.compile(r"^[ \t]{%d,}" % (MAX_NESTING + 1), re.MULTILINE)  # a tab counts 4 columns at most
+_DEEP_QUOTES = re.compile(r"^(?:[ \t]*>){%d}" % (MAX_NESTING + 1), re.MULTILINE)
 _BLANK_LINES = re.compile(r"\n[ \t]*\n")
 # Characters copied while inline patterns replace their matches; ~2 s at most.
 MAX_INLINE_COPIES = 500_000_000
@@ -58,8 +59,8 @@ def _source_problems(body: str, body_line: int, rel: str, max_document_kib: int)
 
 def nesting_problem(body: str, body_line: int, rel: str) -> Problem | None:
     """Lists or quotes nested so deep that Markdown would exhaust Python's stack."""
-    if body.count(">") <= MAX_NESTING and not _DEEP_INDENT.search(body):
-        return None  # fast path: too few '>' or blanks for any line to be that deep
+    if not _DEEP_QUOTES.search(body) and not _DEEP_INDENT.search(body):
+        return None  # fast path: no line starts with enough '>' or blanks to be that deep
     for number, line in enumerate(body.split("\n")):
         expanded = line.expandtabs(4)
         indent = len(expanded) - len(expanded.lstrip(" "))
