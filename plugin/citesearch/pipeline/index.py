@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 import lunr
+import orjson
 
 from ..engine import analyzer, contract
 from ..engine.shards import utf16_key, utf16_length
@@ -42,8 +42,13 @@ def search_pages(pages: Iterable[ParsedDocument]) -> list[SearchPage]:
 
 
 def dumps(data: object) -> bytes:
-    """Compact, deterministic JSON as UTF-8 bytes."""
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    """Compact, deterministic JSON as UTF-8 bytes: ``json.dumps(data, ensure_ascii=False, separators=(",", ":"))``.
+
+    Written by orjson (json took a third of a rust-rfcs rebuild).  The two
+    differ only on floats below 1e-4 or from 1e16 ("1e-05" vs "0.00001"), and
+    the only floats here are weights rounded to 3 decimals: 0 or at least 0.001.
+    """
+    return orjson.dumps(data)
 
 
 def digest(data: bytes) -> str:
