@@ -19,15 +19,14 @@ import argparse
 import os
 import shlex
 import sys
-import time
 from pathlib import Path
 
 import yaml
 
 import run as bench
-from corpora import REPO_DIR, WORK_DIR, available, copy_markdown, markdown_files
+from corpora import WORK_DIR, copy_markdown, markdown_files
 from queries import relevance_queries
-from report import Row, load_average
+from report import Row
 from systems import CITESEARCH_BROWSER, MKDOCS_LOCALES, System, prepare
 
 MATERIAL_BROWSER = {
@@ -124,21 +123,10 @@ def run_corpus(corpus, args, venv_bin) -> list[Row]:
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    sys.path.insert(0, str(REPO_DIR / "plugin"))
-    venv_bin = None
-    if any(s in PEERS for s in args.systems):
-        import peers
-
-        venv_bin = peers.ensure()
-    corpora = [c for c in available() if c.name in args.corpora]
-    if not corpora:
-        print("bench: no corpus found under ../shared/corpora", file=sys.stderr)
+    done = bench.measure_corpora(args, run_corpus, any(s in PEERS for s in args.systems))
+    if done is None:
         return 2
-    args.work.mkdir(parents=True, exist_ok=True)
-    started, load_before = time.perf_counter(), load_average()
-    rows: list[Row] = []
-    for corpus in corpora:
-        rows += run_corpus(corpus, args, venv_bin)
+    rows, venv_bin, load_before, started = done.rows, done.venv_bin, done.load_before, done.started
     command = "python bench/mkdocs_plugin.py " + shlex.join(argv if argv is not None else sys.argv[1:])
     doc = bench.report(rows, command, venv_bin is not None, args, load_before, started,
                        methods="Methods: bench/README.md; this script's systems: its docstring.")

@@ -15,7 +15,7 @@ import json
 import shlex
 import sys
 import time
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from corpora import BENCH_DIR, CORPORA, REPO_DIR, WORK_DIR, available, markdown_files
@@ -209,24 +209,41 @@ def report(rows: list[Row], command: str, with_peers: bool, args, load_before, s
             + f"\n(bench wall time {time.perf_counter() - started:.0f}s)\n")
 
 
-def main(argv=None) -> int:
-    args = parse_args(argv)
+@dataclass
+class Run:
+    rows: list[Row]
+    venv_bin: Path | None  # the peers' venv, when any peer ran
+    load_before: tuple
+    started: float
+
+
+def measure_corpora(args, run_corpus, want_peers: bool) -> Run | None:
+    """Every corpus asked for through ``run_corpus``; None when no corpus is found."""
     sys.path.insert(0, str(REPO_DIR / "plugin"))  # measure the working tree's citesearch
-    peers_wanted = any(s != "citesearch" for s in args.systems)
     venv_bin = None
-    if peers_wanted:
+    if want_peers:
         import peers
 
         venv_bin = peers.ensure()
     corpora = [c for c in available() if c.name in args.corpora]
     if not corpora:
         print("bench: no corpus found under ../shared/corpora", file=sys.stderr)
-        return 2
+        return None
     args.work.mkdir(parents=True, exist_ok=True)
     started, load_before = time.perf_counter(), load_average()
     rows: list[Row] = []
     for corpus in corpora:
         rows += run_corpus(corpus, args, venv_bin)
+    return Run(rows, venv_bin, load_before, started)
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    peers_wanted = any(s != "citesearch" for s in args.systems)
+    done = measure_corpora(args, run_corpus, peers_wanted)
+    if done is None:
+        return 2
+    rows, load_before, started = done.rows, done.load_before, done.started
 
     command = "python bench/run.py " + shlex.join(argv if argv is not None else sys.argv[1:])
     doc = report(rows, command, peers_wanted, args, load_before, started)
