@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import functools
+import http.server
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 import yaml
 
-from browser_support import INPUT, OPTIONS, cli_search, run_cli, serve, type_query
+from browser_support import INPUT, OPTIONS, QuietHandler, cli_search, run_cli, serve, type_query
 from conftest import corpus
 
 pytest.importorskip("mkdocs")
@@ -188,6 +191,49 @@ def test_mkdocs_theme_box_quotes_and_lands_on_the_passage_without_directory_urls
         anchor = land_from_the_box(page, url + "index.html", "dependency injection")
         assert page.evaluate("location.pathname").endswith(".html")
         assert page.evaluate("decodeURIComponent(location.hash)").startswith(f"#{anchor}")
+
+
+class ErrorPageHandler(QuietHandler):
+    """As a static host does (GitHub Pages, Netlify): a missing path answers with the site's 404.html."""
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        page = Path(self.directory) / "404.html"
+        if code != 404 or not page.is_file():
+            return super().send_error(code, message, explain)
+        body = page.read_bytes()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def test_the_404_page_has_the_search_box_with_root_relative_urls(material_site: Path, mkdocs_site: Path):
+    # Served at any missing path: relative URLs would point nowhere, so the root comes from site_url (as MkDocs' own).
+    for site in (material_site, mkdocs_site):
+        html = (site / "404.html").read_text(encoding="utf-8")
+        assert '<meta name="citesearch:search" content="/search/" data-root="/">' in html
+        assert html.count("data-citesearch") == 1
+        assert '<script type="module" src="/assets/citesearch/citesearch.js?v=' in html
+
+
+@pytest.mark.browser
+def test_a_reader_on_a_missing_page_finds_the_passage_from_the_404_box(mkdocs_site: Path, theme_page):  # type: ignore[no-untyped-def]
+    page = theme_page
+    handler = functools.partial(ErrorPageHandler, directory=str(mkdocs_site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/"
+        response = page.goto(url + "tutorial/no-such-page/")
+        assert response is not None and response.status == 404
+        land_from_the_box(page, url, "dependency injection", reload=False)
+        assert page.evaluate("location.pathname").endswith(".html")
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
 
 
 def test_links_to_passages_pass_mkdocs_anchor_validation_and_broken_ones_fail(tmp_path: Path):

@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urlsplit
 
 import jinja2
 from mkdocs.config import config_options as c
@@ -28,7 +29,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
-from mkdocs.utils import get_relative_url
+from mkdocs.utils import get_relative_url, is_error_template
 from mkdocs.utils.meta import get_data
 
 from .config import LANG_RE
@@ -132,6 +133,15 @@ class CitesearchPlugin(BasePlugin[CitesearchConfig]):
         assert self.widget is not None  # set by on_config
         root = get_relative_url(".", page.url).rstrip("/") + "/"
         return self.widget.inject(output, root, page.meta.get("lang", self.lang))
+
+    def on_post_template(self, output: str, *, template_name: str, config) -> str:
+        """The 404 page gets the search box too: it is where a reader most needs one."""
+        if not is_error_template(template_name):
+            return output  # sitemap.xml and other static templates are not pages
+        assert self.widget is not None  # set by on_config
+        # Served at any missing path, so MkDocs gives error pages absolute URLs: the same root here.
+        root = urlsplit(config.site_url or "/").path.rstrip("/") + "/"
+        return self.widget.inject(output, root, self.lang)
 
     def on_post_build(self, *, config) -> None:
         site = Path(config.site_dir)
