@@ -59,9 +59,9 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 
 @contextlib.contextmanager
-def serve(folder: Path) -> Iterator[str]:
+def serve(folder: Path, handler_class: type[http.server.SimpleHTTPRequestHandler] = QuietHandler) -> Iterator[str]:
     """Serve `folder` on a free port of 127.0.0.1; yields the base URL."""
-    handler = functools.partial(QuietHandler, directory=str(folder))
+    handler = functools.partial(handler_class, directory=str(folder))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

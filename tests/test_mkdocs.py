@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
@@ -220,20 +217,11 @@ def test_the_404_page_has_the_search_box_with_root_relative_urls(material_site: 
 @pytest.mark.browser
 def test_a_reader_on_a_missing_page_finds_the_passage_from_the_404_box(mkdocs_site: Path, theme_page):  # type: ignore[no-untyped-def]
     page = theme_page
-    handler = functools.partial(ErrorPageHandler, directory=str(mkdocs_site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        url = f"http://127.0.0.1:{server.server_address[1]}/"
+    with serve(mkdocs_site, ErrorPageHandler) as url:
         response = page.goto(url + "tutorial/no-such-page/")
         assert response is not None and response.status == 404
         land_from_the_box(page, url, "dependency injection", reload=False)
         assert page.evaluate("location.pathname").endswith(".html")
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
 
 
 def test_links_to_passages_pass_mkdocs_anchor_validation_and_broken_ones_fail(tmp_path: Path):
