@@ -179,6 +179,35 @@ CASES = [
         ["a.md:7: heading id 'x' is already used by the heading on line 3; each heading needs its own id"],
     ),
     # --- end of B's rows ---
+    # A site path cannot be a file and a folder at once: caught as content, not as a failed write.
+    (
+        "an asset folder named like a page",
+        {"a.md": GOOD, "a.html/x.png": b"\x89PNG"},
+        ["a.html/x.png:1: file would be written inside a.html, which is the page of a.md; rename the folder a.html"],
+    ),
+    (
+        "a page inside a folder named like a page",
+        {"a.md": GOOD, "a.html/b.md": GOOD},
+        ["a.html/b.md:1: its page a.html/b.html would be written inside a.html, which is the page of a.md; "
+         "rename the folder a.html"],
+    ),
+    (
+        "an asset folder named like an alias",
+        {"a.md": "---\naliases: [old]\n---\nBody.\n", "old.html/x.png": b"\x89PNG"},
+        ["old.html/x.png:1: file would be written inside old.html, which is a redirect for an alias of a.md; "
+         "rename the folder old.html"],
+    ),
+    (
+        "an asset folder named like the generated home page",
+        {"index.html/x.png": b"\x89PNG"},
+        ["index.html/x.png:1: file would be written inside index.html, which is a file citesearch writes; "
+         "rename the folder index.html"],
+    ),
+    (
+        "a file where citesearch's search folder goes",
+        {"search": "not a folder"},
+        ["search:1: search collides with the folder search/ that citesearch writes its own files into; rename it"],
+    ),
 ]
 
 

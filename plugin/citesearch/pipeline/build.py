@@ -5,11 +5,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from ..version import __version__
 from ..cache import BuildCache, Changes, check_location, for_output, for_preview
-from .check import check_aliases, check_links, check_nav, output_paths
+from .check import Origin, check_aliases, check_file_folder_collisions, check_links, check_nav, output_paths
 from ..config import Config, load_config
 from ..errors import ContentError, Problem, UsageError
 from .index import index_documents
@@ -106,12 +106,28 @@ def assemble(
         files[f"assets/{name}"] = source
     generator = {"name": "citesearch", "version": __version__}
     files.update((index or index_documents)(pages, config.lang, generator))
+    origins = site_origins(files, pages, redirects)  # before the content's own files join
     for rel, source in loaded.assets:
         if rel in files:
             errors.append(Problem(rel, 1, f"file collides with the generated {rel}"))
         else:
             files[rel] = source
+            origins[rel] = Origin(rel, f"the file {rel}")
+    errors += check_file_folder_collisions(origins)
     return Assembled(files, tuple(pages), tuple(sorted(warnings)), tuple(sorted(errors)))
+
+
+def site_origins(generated: Iterable[str], pages: Sequence[ParsedDocument],
+                 redirects: dict[str, ParsedDocument]) -> dict[str, Origin]:
+    """Each generated site path with the document it comes from (none: citesearch's own file)."""
+    origins = dict.fromkeys(generated, Origin(None, "a file citesearch writes"))
+    for page in pages:
+        rel = page.doc.rel_path
+        origins[page.doc.url] = Origin(rel, f"the page of {rel}", f"its page {page.doc.url}")
+    for path, page in redirects.items():
+        rel = page.doc.rel_path
+        origins[path] = Origin(rel, f"a redirect for an alias of {rel}", f"its alias {path}")
+    return origins
 
 
 def parse_all(documents: Sequence[Document], parser: Parser, progress: Progress | None = None) -> list[ParsedDocument]:

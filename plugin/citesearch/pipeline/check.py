@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import posixpath
-from typing import Sequence
+from dataclasses import dataclass
+from typing import Mapping, Sequence
 from urllib.parse import urlsplit
 
 from ..config import Config
@@ -101,8 +102,40 @@ def check_nav(config: Config, documents: Sequence[Document]) -> tuple[list[Probl
     return errors, warnings
 
 
+@dataclass(frozen=True)
+class Origin:
+    """Where a site path comes from: the content file to blame (None: citesearch's own), and what it is."""
+
+    source: str | None
+    what: str  # "the page of a.md", "the file a.html", "a file citesearch writes"
+    subject: str = "file"  # how its own source calls it: "file", "its page b/c.html", "its redirect old.html"
+
+
+def check_file_folder_collisions(origins: Mapping[str, Origin]) -> list[Problem]:
+    """Site paths that would have to be a file and a folder at once (``a.html`` and ``a.html/x.png``).
+
+    Each clash is blamed on a content file, so the author knows what to rename.
+    """
+    errors: list[Problem] = []
+    for path, origin in origins.items():
+        parts = path.split("/")
+        for depth in range(1, len(parts)):
+            folder = "/".join(parts[:depth])
+            holder = origins.get(folder)
+            if holder is None:
+                continue
+            if origin.source is not None:
+                errors.append(Problem(origin.source, 1, f"{origin.subject} would be written inside {folder}, which is "
+                                                        f"{holder.what}; rename the folder {folder}"))
+            elif holder.source is not None:
+                errors.append(Problem(holder.source, 1, f"{folder} collides with the folder {folder}/ that "
+                                                        "citesearch writes its own files into; rename it"))
+            break  # the shallowest clash says it all
+    return list(dict.fromkeys(errors))  # a file where citesearch's folder goes clashes with each file in it: once
+
+
 def output_paths(pages: Sequence[ParsedDocument]) -> set[str]:
     return {p.doc.url for p in pages}
 
 
-__all__ = ["check_links", "check_aliases", "check_nav", "alias_path", "line_of", "output_paths"]
+__all__ = ["check_links", "check_aliases", "check_nav", "check_file_folder_collisions", "Origin", "alias_path", "line_of", "output_paths"]
