@@ -1,0 +1,115 @@
+"""The inline fast path: the same HTML, chunks and links as Python-Markdown's own inline processor."""
+
+from __future__ import annotations
+
+import re
+
+import markdown
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from markdown.extensions.toc import slugify_unicode
+from markdown.inlinepatterns import InlineProcessor as InlinePattern
+
+from citesearch.markdown_ext.chunk import ChunkExtension
+from citesearch.markdown_ext.inline import InlineExtension, SkippingInlineProcessor, can_match_test
+from citesearch.markdown_ext.links import LinkExtension
+
+# Pieces that start, end or break inline matches, so generated text hits every pattern and its edges.
+PIECES = [
+    "`", "``", "\\", "\\\\", "\\`", "[", "]", "(", ")", "!", "![", "<", ">", "&", ";", "#", ":", "/", "@", "*", "**",
+    "_", "__", " ", "  \n", "\n", "\n\n", "a", "word", "Ünï", "12", "&amp;", "&#35;", "&#x41;", "&nbsp", "http://x.y/z",
+    "<http://x.y>", "<a@b.c>", "a@b.c", "[a]", "[a](b.md#c)", "[a](http://u 'T')", "[a][r]", "\n\n[r]: http://u\n",
+    "![i](s.png)", "![i][r]", "<b>", "</b>", "<span class=\"x\">", "<!-- c -->", "<?p ?>", "<![CDATA[x]]>",
+    "`co*de`", "*em*", "**st**", "_u_", "{: #i }", "# ", "\n## H ", "\n- ", "\n1. ", "> ", "\n!!! note\n    ",
+    "\n```\n", "\n    ", "|", "\n| a | b |\n|---|---|\n| c | d |\n", "\x02", "\x03",
+]
+SOURCE = st.lists(st.sampled_from(PIECES), max_size=40).map("".join)
+
+
+def converter(fast: bool) -> markdown.Markdown:
+    """The Markdown configuration the build uses, with or without the fast path."""
+    return markdown.Markdown(
+        extensions=["toc", "fenced_code", "tables", "admonition", "attr_list",
+                    *([InlineExtension()] if fast else []),
+                    LinkExtension({"b.md": "b.html"}), ChunkExtension(budget=40)],
+        extension_configs={"toc": {"slugify": slugify_unicode, "toc_depth": "2-3"}},
+        output_format="html",
+    )
+
+
+SLOW, FAST = converter(False), converter(True)
+
+
+def convert(md: markdown.Markdown, source: str):
+    md.reset()
+    return md.convert(source), md.citesearch_chunks, md.citesearch_links, md.toc_tokens
+
+
+@settings(max_examples=400, deadline=None)
+@given(SOURCE)
+def test_the_fast_path_gives_what_python_markdown_gives(source):
+    assert convert(FAST, source) == convert(SLOW, source)
+
+
+def test_the_build_uses_the_fast_path():
+    assert isinstance(FAST.treeprocessors["inline"], SkippingInlineProcessor)
+    assert not isinstance(SLOW.treeprocessors["inline"], SkippingInlineProcessor)
+
+
+def test_every_pattern_of_the_build_has_a_quick_test():
+    # Fails when Python-Markdown changes a pattern's expression: check its new one, then update _CAN_MATCH.
+    missing = [name for name in FAST.inlinePatterns._priority if can_match_test(FAST.inlinePatterns[name.name]) is None]
+    assert missing == []
+
+
+PATTERN_TEXT = st.text(alphabet="`\\[]()!<>&;#:/@*_ \n\tax1?-=\"'", max_size=30) | SOURCE
+
+
+@pytest.mark.parametrize("name", [item.name for item in FAST.inlinePatterns._priority])
+@settings(max_examples=300, deadline=None)
+@given(text=PATTERN_TEXT)
+def test_a_quick_test_is_false_only_where_the_pattern_cannot_match(name, text):
+    pattern = FAST.inlinePatterns[name]
+    if pattern.compiled_re.search(text):
+        assert can_match_test(pattern)(text)
+
+
+def test_a_quick_test_holds_on_every_pair_of_pieces():
+    texts = [a + b for a in PIECES for b in PIECES]
+    for item in FAST.inlinePatterns._priority:
+        pattern = FAST.inlinePatterns[item.name]
+        can_match = can_match_test(pattern)
+        wrong = [text for text in texts if pattern.compiled_re.search(text) and not can_match(text)]
+        assert wrong == [], item.name
+
+
+def test_text_without_marks_tries_no_pattern(monkeypatch):
+    tried = []
+    original = SkippingInlineProcessor._InlineProcessor__applyPattern
+
+    def counting(self, pattern, *args):
+        tried.append(pattern)
+        return original(self, pattern, *args)
+
+    monkeypatch.setattr(SkippingInlineProcessor, "_InlineProcessor__applyPattern", counting)
+    assert "<p" in convert(FAST, "plain words, nothing to match.")[0]
+    assert tried == []
+    convert(FAST, "a [link](b.md) here")
+    assert {FAST.inlinePatterns["link"], FAST.inlinePatterns["reference"]} <= set(tried)
+
+
+class Percent(InlinePattern):
+    def handleMatch(self, m, data):
+        return "PERCENT", m.start(0), m.end(0)
+
+
+def test_patterns_without_a_quick_test_are_always_tried():
+    md = converter(True)
+    md.inlinePatterns.register(Percent(r"%%"), "percent", 175)
+    known = markdown.inlinepatterns.EscapeInlineProcessor(r"\\(.)", md)
+    known.compiled_re = re.compile(r"\\(.)|~")  # same class, another expression: no quick test
+    md.inlinePatterns.register(known, "escape", 180)
+    assert can_match_test(md.inlinePatterns["percent"]) is None
+    assert can_match_test(md.inlinePatterns["escape"]) is None
+    assert ">a PERCENT b</p>" in convert(md, "a %% b")[0]
