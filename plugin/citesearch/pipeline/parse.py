@@ -18,6 +18,7 @@ from markdown.extensions.toc import slugify_unicode
 from ..markdown_ext.chunk import ChunkExtension, ChunkResult
 from ..config import Config
 from ..errors import Problem
+from ..markdown_ext.inline import InlineExtension
 from ..markdown_ext.links import LinkExtension
 from ..model import Chunk, Document, ParsedDocument
 from ..progress import Progress
@@ -27,7 +28,7 @@ from ..markdown_ext import chunk as chunk_extension
 
 # What a parse result depends on besides its Document; the build cache keys on
 # it, so editing anything else (the theme, the analyzer) re-parses nothing.
-CACHE_MODULES = (__name__, "citesearch.markdown_ext.chunk", "citesearch.markdown_ext.links",
+CACHE_MODULES = (__name__, "citesearch.markdown_ext.chunk", "citesearch.markdown_ext.inline", "citesearch.markdown_ext.links",
                  "citesearch.markdown_ext.text", "citesearch.model", "citesearch.engine.contract")
 
 
@@ -65,6 +66,7 @@ class Parser:
                 "tables",
                 "admonition",
                 "attr_list",
+                InlineExtension(),  # the same inline patterns, skipping those that cannot match
                 self.links,
                 ChunkExtension(budget=config.chunk_budget),
             ],
