@@ -1,6 +1,7 @@
 """A large generated documentation site: Markdown for citesearch, the same pages as HTML for Pagefind.
 
     python bench/generate_site.py OUT --pages 10000
+    python bench/generate_site.py OUT --html-only   # render OUT/md again (timed by large_site.py)
 
 Deterministic: page ``n`` depends only on ``n`` (its own seeded generator),
 so any two runs, and any two sizes, agree on the pages they share.  Pages sit
@@ -151,22 +152,32 @@ HTML_PAGE = """<!doctype html>
 """
 
 
-def generate(out: Path, pages: int, *, html: bool = True) -> None:
-    md_dir, html_dir = out / "md", out / "html"
-    (md_dir).mkdir(parents=True, exist_ok=True)
+def generate(out: Path, pages: int) -> None:
+    """The Markdown pages and their citesearch.yml, under ``out/md``."""
+    md_dir = out / "md"
+    md_dir.mkdir(parents=True, exist_ok=True)
     (md_dir / "citesearch.yml").write_text("title: Generated\nlang: en\n", encoding="utf-8")
     documents = {"index.md": "# Generated documentation\n\n" + page_markdown(-1).split("\n", 1)[1]}
     documents.update((page_path(n), page_markdown(n)) for n in range(pages))
-    converter = markdown.Markdown(extensions=["fenced_code", "tables"])
     for rel, text in documents.items():
         target = md_dir / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
-        if html:
-            page = html_dir / rel.replace(".md", ".html")
-            page.parent.mkdir(parents=True, exist_ok=True)
-            title = text.split("\n", 1)[0].lstrip("# ")
-            page.write_text(HTML_PAGE.format(title=title, body=converter.reset().convert(text)), encoding="utf-8")
+
+
+def render_html(out: Path) -> int:
+    """``out/md`` to ``out/html`` with Python-Markdown: the least a site generator does before Pagefind runs."""
+    md_dir, html_dir = out / "md", out / "html"
+    converter = markdown.Markdown(extensions=["fenced_code", "tables"])
+    count = 0
+    for source in sorted(md_dir.rglob("*.md")):
+        text = source.read_text(encoding="utf-8")
+        page = html_dir / source.relative_to(md_dir).with_suffix(".html")
+        page.parent.mkdir(parents=True, exist_ok=True)
+        title = text.split("\n", 1)[0].lstrip("# ")
+        page.write_text(HTML_PAGE.format(title=title, body=converter.reset().convert(text)), encoding="utf-8")
+        count += 1
+    return count
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -174,8 +185,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("out", type=Path, help="folder to write md/ and html/ into")
     parser.add_argument("--pages", type=int, default=10_000)
     parser.add_argument("--no-html", action="store_true", help="only the Markdown")
+    parser.add_argument("--html-only", action="store_true", help="only render the existing out/md to out/html")
     args = parser.parse_args(argv)
-    generate(args.out, args.pages, html=not args.no_html)
+    if args.html_only:
+        print(f"{render_html(args.out)} pages rendered into {args.out / 'html'}", file=sys.stderr)
+        return 0
+    generate(args.out, args.pages)
+    if not args.no_html:
+        render_html(args.out)
     print(f"{args.pages + 1} pages in {args.out}", file=sys.stderr)
     return 0
 

@@ -5,9 +5,13 @@
 
 The pages come from ``generate_site.py`` (once, kept under ``bench/work``).
 citesearch builds the site from the Markdown (cold: no output, no cache);
-Pagefind indexes the same pages already rendered to HTML by Python-Markdown,
-so its figure leaves out the page rendering citesearch's includes.  Each
-build runs in a fresh process: wall time, CPU time (user + system, of the
+Pagefind indexes the same pages rendered to HTML by Python-Markdown.  Two
+Pagefind rows: ``pagefind`` is the indexing alone (it leaves out the page
+rendering citesearch's figure includes); ``render + pagefind`` adds the
+Python-Markdown rendering of every page (``generate_site.py --html-only``),
+the least a site generator does before Pagefind runs, so it compares a
+whole pipeline with citesearch's (times add, peak is the larger).  Each
+step runs in a fresh process: wall time, CPU time (user + system, of the
 process and its workers) and peak RSS, as ``run.py`` measures them.
 """
 
@@ -21,18 +25,18 @@ import sys
 from pathlib import Path
 
 from corpora import WORK_DIR
-from generate_site import generate
+from generate_site import generate, render_html
 from report import load_average
 from sizes import measure
 from systems import citesearch_env
-from timing import median_sample, run_measured
+from timing import median_sample, run_steps
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pages", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=1)
-    parser.add_argument("--systems", default="citesearch,pagefind")
+    parser.add_argument("--systems", default="citesearch,pagefind,render+pagefind")
     parser.add_argument("--work", type=Path, default=WORK_DIR)
     args = parser.parse_args(argv)
     systems = [s.strip() for s in args.systems.split(",") if s.strip()]
@@ -40,31 +44,39 @@ def main(argv: list[str] | None = None) -> int:
     base = args.work.resolve() / f"generated-{args.pages}"
     if not (base / "md" / "citesearch.yml").is_file():
         print(f"generating {args.pages} pages into {base} ...", file=sys.stderr)
-        generate(base, args.pages, html="pagefind" in systems)
+        generate(base, args.pages)
+    if any("pagefind" in name for name in systems) and not (base / "html" / "index.html").is_file():
+        render_html(base)
     site = base / "citesearch-site"
-    commands = {}
+    steps: dict[str, list[list[str]]] = {}
     if "citesearch" in systems:
-        commands["citesearch"] = [sys.executable, "-m", "citesearch", "build", str(base / "md"), "--out", str(site)]
-    if "pagefind" in systems:
+        steps["citesearch"] = [[sys.executable, "-m", "citesearch", "build", str(base / "md"), "--out", str(site)]]
+    if any("pagefind" in name for name in systems):
         import peers
 
-        commands["pagefind"] = [str(peers.ensure() / "python"), "-m", "pagefind", "--site", str(base / "html"),
-                                "--root-selector", "[role=main]", "--force-language", "en", "--silent"]
-    cleanups = {"citesearch": [site, base / "citesearch-site.cache", base / "md" / ".citesearch-cache"],
-                "pagefind": [base / "html" / "pagefind"]}
+        pagefind = [str(peers.ensure() / "python"), "-m", "pagefind", "--site", str(base / "html"),
+                    "--root-selector", "[role=main]", "--force-language", "en", "--silent"]
+        render = [sys.executable, str(Path(__file__).with_name("generate_site.py")), str(base), "--html-only"]
+        if "pagefind" in systems:
+            steps["pagefind"] = [pagefind]
+        if "render+pagefind" in systems:
+            steps["render + pagefind"] = [render, pagefind]
+    cleanups = {"citesearch": [site, base / "citesearch-site.cache"],
+                "pagefind": [base / "html" / "pagefind"], "render + pagefind": [base / "html"]}
     load_before = load_average()
-    samples: dict[str, list] = {name: [] for name in commands}
+    samples: dict[str, list] = {name: [] for name in steps}
     for run in range(args.runs):
-        for name, command in commands.items():
+        for name, commands in steps.items():
             for path in cleanups[name]:
                 shutil.rmtree(path, ignore_errors=True)
-            samples[name].append(run_measured(command, base, citesearch_env() if name == "citesearch" else None))
+            samples[name].append(run_steps(commands, base, citesearch_env() if name == "citesearch" else None))
             print(f"  run {run + 1}/{args.runs} {name}: {samples[name][-1].seconds:.1f}s", file=sys.stderr)
     sizes = {
         "citesearch": measure(site, ["search/**/*"]),
         "pagefind": measure(base / "html", ["pagefind/index/*", "pagefind/fragment/*", "pagefind/*.pf_meta",
                                             "pagefind/pagefind-entry.json"]),
     }
+    sizes["render + pagefind"] = sizes["pagefind"]
     rows = []
     print(f"{args.pages + 1} generated pages; load average before {load_before}, after {load_average()}")
     print("| system | build s | cpu s | peak MB | index files | index raw MB | index gz MB |")
