@@ -255,9 +255,68 @@ def measure_site(pw_browser, system: System, timing_queries: list[str],
     return result
 
 
+TIMELINE = """() => {
+  const nav = performance.getEntriesByType('navigation')[0];
+  return {dcl: nav.domContentLoadedEventStart,
+    resources: performance.getEntriesByType('resource').map(r => ({
+      path: r.name.startsWith(location.origin) ? r.name.slice(location.origin.length) : r.name,
+      start: r.startTime, end: r.responseEnd, bytes: r.encodedBodySize}))};
+}"""
+
+
+def timeline(site: Path, system: System, query: str, throttle: bool = False) -> str:
+    """Where a cold load's time goes: the page's resources (Chromium's
+    performance entries) until the first result, one line each, and the
+    moments the page was parsed, the query typed and the first result shown."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw, SiteServer(site, compress=throttle) as server:
+        chromium = launch(pw)
+        cold, page = cold_load(chromium, server, system, query, throttle=throttle)
+        if page is None:
+            chromium.close()
+            return f"error: {cold}"
+        got = page.evaluate(TIMELINE)
+        chromium.close()
+    typed = cold.ms - cold.typed_ms
+    lines = [f"DOMContentLoaded {got['dcl']:.0f} ms, typed {typed:.0f} ms, first result {cold.ms:.0f} ms",
+             "start ms  end ms     bytes  path"]
+    for r in sorted(got["resources"], key=lambda r: r["start"]):
+        if r["start"] <= cold.ms and r["bytes"]:  # remote images fail fast, with no body
+            lines.append(f"{r['start']:8.0f} {r['end']:7.0f} {r['bytes']:9d}  {r['path'][:100]}")
+    return "\n".join(lines)
+
+
 def launch(playwright):
     return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
 
 
 def median(values: list[float]) -> float | None:
     return statistics.median(values) if values else None
+
+
+def main(argv=None) -> int:
+    """``python bench/browser.py SITE QUERY [--page PAGE] [--pagefind] [--slow]``: one cold load's timeline."""
+    import argparse
+
+    from systems import CITESEARCH_BROWSER, PAGEFIND_BROWSER
+
+    p = argparse.ArgumentParser(description="Timeline of one cold search in Chromium.")
+    p.add_argument("site", type=Path)
+    p.add_argument("query")
+    p.add_argument("--page", default="index.html", help="page to open, relative to the site")
+    p.add_argument("--pagefind", action="store_true", help="the page has Pagefind's default UI")
+    p.add_argument("--slow", action="store_true", help="network throttling and a gzipping server")
+    args = p.parse_args(argv)
+    if args.pagefind:
+        system = System("pagefind", args.site, args.site, [], search_paths=r"^/pagefind/",
+                        page=args.page, browser=PAGEFIND_BROWSER)
+    else:
+        system = System("citesearch", args.site, args.site, [], search_paths=r"^/(search|assets)/",
+                        page=args.page, browser=CITESEARCH_BROWSER)
+    print(timeline(args.site, system, args.query, args.slow))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -10,6 +10,7 @@ always measures the code next to it.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sys
 from dataclasses import dataclass, field
@@ -72,20 +73,41 @@ PAGEFIND_BROWSER = {
     "events": ["focus", "input"],
 }
 
-PAGEFIND_PAGE = """<!doctype html>
+# Pagefind's default UI added to a page the way its docs say: CSS and script in
+# the head, a container, and ``new PagefindUI`` once the page is parsed.
+PAGEFIND_HEAD = """<link href="{bundle}pagefind-ui.css" rel="stylesheet">
+<script src="{bundle}pagefind-ui.js"></script>
+"""
+PAGEFIND_BOX = """<div id="search"></div>
+<script>
+window.addEventListener('DOMContentLoaded', () => {
+  new PagefindUI({ element: "#search" });
+});
+</script>
+"""
+# The same UI on a bare page of its own (the bench's page before it opened the
+# site's own page; kept for comparison, timed by ``browser.py --page``).
+PAGEFIND_BARE_PAGE = "pagefind-search.html"
+PAGEFIND_BARE = """<!doctype html>
 <html lang="{lang}"><head><meta charset="utf-8">
 <title>Pagefind search</title>
-<link href="pagefind/pagefind-ui.css" rel="stylesheet">
-<script src="pagefind/pagefind-ui.js"></script>
-</head><body>
-<div id="search"></div>
-<script>
-window.addEventListener('DOMContentLoaded', () => {{
-  new PagefindUI({{ element: "#search" }});
-}});
-</script>
-</body></html>
+{head}</head><body>
+{box}</body></html>
 """
+MAIN_TAG = re.compile(r'<[^>]*role="main"[^>]*>')
+
+
+def add_pagefind_ui(html: str, bundle: str) -> str:
+    """A MkDocs page with Pagefind's UI: assets at the end of the head, the box at
+    the top of the page's main column (where a theme override of its content
+    block puts it). Idempotent."""
+    if "pagefind-ui.js" in html:
+        return html
+    main = MAIN_TAG.search(html)
+    if main is None or "</head>" not in html:
+        raise ValueError("no </head> or role=main element to add Pagefind's UI to")
+    html = html[: main.end()] + "\n" + PAGEFIND_BOX + html[main.end():]
+    return html.replace("</head>", PAGEFIND_HEAD.format(bundle=bundle) + "</head>", 1)
 
 
 def prepare(corpus: Corpus, files: list[Path], work: Path, venv_bin: Path | None) -> list[System]:
@@ -160,7 +182,8 @@ def prepare(corpus: Corpus, files: list[Path], work: Path, venv_bin: Path | None
                 runtime_globs=["pagefind/pagefind-ui.*", "pagefind/pagefind.js",
                                "pagefind/pagefind-worker.js", "pagefind/wasm.*.pagefind"],
                 search_paths=r"^/pagefind/",
-                page="pagefind-search.html", browser=PAGEFIND_BROWSER,
+                # The page MkDocs opens, with Pagefind's UI added (finish_site).
+                page=home, browser=PAGEFIND_BROWSER,
             ))
         else:
             systems.append(System(
@@ -174,8 +197,11 @@ def prepare(corpus: Corpus, files: list[Path], work: Path, venv_bin: Path | None
 
 
 def finish_site(system: System, corpus: Corpus) -> None:
-    """After the last build: add the page the browser opens, where needed."""
+    """After the last build: add Pagefind's UI to the page the browser opens
+    (and write the bare search page beside the index)."""
     if system.name == "pagefind":
-        (system.site / system.page).write_text(
-            PAGEFIND_PAGE.format(lang=corpus.lang), encoding="utf-8"
-        )
+        page = system.site / system.page
+        root = "../" * system.page.count("/")
+        page.write_text(add_pagefind_ui(page.read_text(encoding="utf-8"), root + "pagefind/"), encoding="utf-8")
+        bare = PAGEFIND_BARE.format(lang=corpus.lang, head=PAGEFIND_HEAD.format(bundle="pagefind/"), box=PAGEFIND_BOX)
+        (system.site / PAGEFIND_BARE_PAGE).write_text(bare, encoding="utf-8")
