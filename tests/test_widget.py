@@ -283,12 +283,18 @@ def test_following_a_result_on_the_same_page_moves_the_highlight(page, site_url)
     assert page.locator(f'[data-chunk="{first}"]').first.inner_text().startswith("To upgrade an existing installation")
 
 
-def test_search_files_load_only_on_first_focus_and_text_only_for_shown_documents(page, site_url):
+def paths_requested_from(page, url: str) -> list[str]:  # type: ignore[no-untyped-def]
+    """The paths the page asks for, from its load on (the list grows); nothing of the search loads with the page."""
     requested: list[str] = []
     page.on("request", lambda request: requested.append(urlsplit(request.url).path))
-    page.goto(site_url + "index.html")
+    page.goto(url)
     page.wait_for_load_state("networkidle")
     assert not [path for path in requested if "/search/" in path or "/vendor/" in path]
+    return requested
+
+
+def test_search_files_load_only_on_first_focus_and_text_only_for_shown_documents(page, site_url):
+    requested = paths_requested_from(page, site_url + "index.html")
     type_query(page, "cache headers")
     loaded = {path.rsplit("/", 1)[-1] for path in requested}
     assert {"manifest.json", "lunr.min.js", "lunr.stemmer.support.min.js", "lunr.ru.min.js"} <= loaded
@@ -325,21 +331,57 @@ def test_every_widget_module_is_fetched_with_the_build_version_so_a_redeploy_nev
     assert all("?v=" in url for url in scripts), scripts
 
 
-def test_the_head_preloads_every_module_of_the_import_map_so_none_waits_for_its_parent(page, site_url, built_site):
+def box_modules():  # type: ignore[no-untyped-def]
+    """The entry module and its static imports: what the box needs to work."""
+    from citesearch.assets import widget_assets
+    from citesearch.pipeline.render import theme_dir
+
+    return widget_assets(theme_dir()).preloads
+
+
+def test_the_head_preloads_the_box_modules_and_the_search_modules_load_on_first_focus(page, site_url, built_site):
     html = (built_site / "guide" / "install.html").read_text(encoding="utf-8")
     import_map = json.loads(re.search(r'<script type="importmap">(.*?)</script>', html).group(1))["imports"]
     preloaded = re.findall(r'<link rel="modulepreload" href="([^"]+)">', html)
-    assert sorted(preloaded) == sorted(import_map.values())
+    box = box_modules()
+    assert "citesearch.js" in box and "widget-engine.js" in box and "analyzer.js" not in box
+    assert sorted(url.split("assets/")[1].split("?")[0] for url in preloaded) == sorted(box)
+    assert set(preloaded) < set(import_map.values())
     requested: list[str] = []
     page.on("request", lambda request: requested.append(request.url))
     page.goto(site_url + "guide/install.html")
     page.wait_for_load_state("networkidle")
     modules = sorted(url.split("/assets/")[1] for url in requested if re.search(r"/assets/[^/]+\.js\?", url))
-    # Before any search, and each once: preloads and imports resolve to the same URL.
-    assert modules == sorted(value.split("assets/")[1] for value in import_map.values())
+    # Before any search: the box's modules only, each once (preloads and imports resolve to the same URL).
+    assert modules == sorted(url.split("assets/")[1] for url in preloaded)
     type_query(page, "install")
-    again = [url for url in requested if re.search(r"/assets/[^/]+\.js", url)]
-    assert len(again) == len(modules), "a module was fetched twice (a preload under another URL)"
+    again = sorted(url.split("/assets/")[1] for url in requested if re.search(r"/assets/[^/]+\.js", url))
+    assert again == sorted(value.split("assets/")[1] for value in import_map.values()), "each module once"
+
+
+def test_a_query_typed_before_the_widget_script_runs_is_searched_when_it_does(page, site_url):
+    held = []
+    page.route("**/assets/citesearch.js*", lambda route: held.append(route))
+    # The page is parsed and shows the box while the widget's script is still on its way.
+    page.goto(site_url + "index.html", wait_until="domcontentloaded")
+    page.locator(INPUT).fill("cache headers")
+    page.wait_for_timeout(300)
+    assert held and page.locator("[data-citesearch]").get_attribute("data-ready") is None
+    held[0].continue_()
+    wait_for_answer(page, "cache headers")
+    assert shown_results(page)
+
+
+def test_a_pointer_over_the_box_starts_loading_the_search_before_it_is_focused(page, site_url):
+    requested = paths_requested_from(page, site_url + "index.html")
+    page.locator(INPUT).hover()
+    page.wait_for_load_state("networkidle")
+    loaded = {path.rsplit("/", 1)[-1] for path in requested}
+    assert {"manifest.json", "lunr.min.js", "analyzer.js", "shards.js"} <= loaded
+    assert not [path for path in requested if "/search/terms." in path], "no query yet: no term file"
+    assert page.evaluate("document.activeElement.id") != "citesearch-input"
+    type_query(page, "cache headers")
+    assert shown_results(page)
 
 
 MANY_PASSAGES = 12  # documents mentioning the word, each one passage
@@ -422,7 +464,7 @@ def test_an_input_event_that_leaves_the_text_unchanged_does_not_restart_the_sear
     assert shown_results(page) == before
 
 
-def test_mkdocs_pages_preload_every_module_of_their_import_map():
+def test_mkdocs_pages_preload_the_box_modules_of_their_import_map():
     from citesearch.mkdocs_plugin import Widget
 
     html = Widget.load("assets/citesearch", "search").inject(
@@ -430,4 +472,5 @@ def test_mkdocs_pages_preload_every_module_of_their_import_map():
     )
     import_map = json.loads(re.search(r'<script type="importmap">(.*?)</script>', html).group(1))["imports"]
     preloaded = re.findall(r'<link rel="modulepreload" href="([^"]+)">', html)
-    assert import_map and sorted(preloaded) == sorted(import_map.values())
+    assert set(preloaded) < set(import_map.values())
+    assert sorted(url.split("citesearch/")[1].split("?")[0] for url in preloaded) == sorted(box_modules())

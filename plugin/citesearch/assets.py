@@ -8,12 +8,17 @@ is no hand-kept JavaScript copy to go stale.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from .engine import contract
 
 CONTRACT_MODULE = "contract.js"
+ENTRY_MODULE = "citesearch.js"  # the page's <script type="module">
+# A static import of a sibling module (``import { x } from "./y.js";``); the
+# search modules are loaded by ``import()`` calls, which this does not match.
+STATIC_IMPORT = re.compile(r'^import\b[^;]*?["\']\./([\w.-]+\.js)["\']', re.M)
 
 
 @dataclass(frozen=True)
@@ -21,10 +26,17 @@ class WidgetAssets:
     files: dict[str, bytes | Path]  # path under the assets folder -> content or source file
     version: str  # hash of every file: a redeployed site never mixes old and new modules
     modules: tuple[str, ...]  # top-level ES modules, for the page's import map
+    # What every page loads before the box works: the entry module and its static
+    # imports, preloaded so none waits for its parent. The search modules are
+    # not: they load on the box's first focus, beside the manifest and lunr.
+    preloads: tuple[str, ...]
 
     def read(self, name: str) -> bytes:
-        source = self.files[name]
-        return source if isinstance(source, bytes) else source.read_bytes()
+        return _content(self.files[name])
+
+
+def _content(source: bytes | Path) -> bytes:
+    return source if isinstance(source, bytes) else source.read_bytes()
 
 
 def widget_assets(theme: Path) -> WidgetAssets:
@@ -34,6 +46,17 @@ def widget_assets(theme: Path) -> WidgetAssets:
     files = dict(sorted(files.items()))
     digest = hashlib.sha256()
     for name, source in files.items():
-        digest.update(name.encode() + b"\0" + (source if isinstance(source, bytes) else source.read_bytes()))
+        digest.update(name.encode() + b"\0" + _content(source))
     modules = tuple(name for name in files if name.endswith(".js") and "/" not in name)
-    return WidgetAssets(files, digest.hexdigest()[:10], modules)
+    return WidgetAssets(files, digest.hexdigest()[:10], modules, static_imports(files, ENTRY_MODULE))
+
+
+def static_imports(files: dict[str, bytes | Path], entry: str) -> tuple[str, ...]:
+    """``entry`` and every module it imports statically, directly or not, sorted."""
+    found, todo = set(), [entry]
+    while todo:
+        name = todo.pop()
+        if name not in found and name in files:
+            found.add(name)
+            todo += STATIC_IMPORT.findall(_content(files[name]).decode("utf-8"))
+    return tuple(sorted(found))

@@ -181,6 +181,7 @@ class Widget:
     search_dir: str
     version: str  # hash of the widget's files: a redeployed site never mixes old and new modules
     modules: tuple[str, ...]
+    preloads: tuple[str, ...]  # what the box needs before it works (assets.WidgetAssets.preloads)
     box_template: jinja2.Template  # the standalone theme's own search box, templates/search.html
 
     @classmethod
@@ -191,13 +192,13 @@ class Widget:
             autoescape=True,
             undefined=jinja2.StrictUndefined,
         )
-        return cls(assets_dir, search_dir, assets.version, assets.modules, env.get_template("search.html"))
+        return cls(assets_dir, search_dir, assets.version, assets.modules, assets.preloads, env.get_template("search.html"))
 
     def inject(self, html: str, root: str, lang: str) -> str:
         assets = f"{root}{self.assets_dir}/"
         imports = ", ".join(f'"{assets}{name}": "{assets}{name}?v={self.version}"' for name in self.modules)
-        # Every module of the map downloads at once, not as each import is discovered.
-        preloads = "".join(f'<link rel="modulepreload" href="{assets}{name}?v={self.version}">\n' for name in self.modules)
+        # The box's modules download at once, not as each import is discovered.
+        preloads = "".join(f'<link rel="modulepreload" href="{assets}{name}?v={self.version}">\n' for name in self.preloads)
         head = (
             f'<meta name="citesearch:search" content="{root}{self.search_dir}/" data-root="{root}">\n'
             f'<script type="importmap">{{"imports": {{{imports}}}}}</script>\n'

@@ -192,6 +192,11 @@ function mountWidget(box) {
     if (link) location.assign(link.href);
   }
 
+  // A pointer over the box (or a finger on it) is likely to focus it next: the
+  // search files start loading then. Failures are reported on focus.
+  const prefetch = () => ensureLoaded().catch(() => {});
+  box.addEventListener("pointerenter", prefetch, { once: true });
+  box.addEventListener("touchstart", prefetch, { once: true, passive: true });
   input.addEventListener("focus", () => {
     ensureLoaded().catch((error) => say(failureText(error)));
     if (input.value.trim() && (listbox.childElementCount || status.textContent)) open(true);
@@ -256,6 +261,12 @@ function mountWidget(box) {
   if (shared) {
     input.value = shared;
     search();
+  } else if (input.value.trim()) {
+    // Typed before this script ran (the box shows before the page's scripts
+    // have loaded): the reader has waited long enough, no debounce.
+    search();
+  } else if (document.activeElement === input) {
+    ensureLoaded().catch((error) => say(failureText(error)));
   }
 }
 

@@ -74,6 +74,7 @@ class Renderer:
             "page_lang": lang,
             "asset_version": self.asset_version,
             "modules": self.modules,
+            "preloads": self.assets.preloads,
             "editor_build": self.editor,
             "extra_head": self.extra_head,
             "canonical": self.config.base_url + url if self.config.base_url else "",
