@@ -62,8 +62,9 @@ class Chunk:
     heading_text: str = ""  # the headings of the path below the title, for the index
     # Analysed terms of the index fields (title, heading, body), computed in the parse
     # workers so both cores share the analysis; None when not computed (e.g. cached).
-    # Derived from the fields above, so left out of equality.
-    terms: tuple[tuple[str, ...], ...] | None = field(default=None, compare=False, repr=False)
+    # Per field: the distinct terms in first-seen order and the count of each (all
+    # the index needs; ``lunr_index.counted``).  Derived, so left out of equality.
+    terms: tuple[tuple[tuple[str, ...], tuple[int, ...]], ...] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Mapping, MutableMapping, Sequence
 
 from ..version import __version__
 from ..cache import BuildCache, Changes, check_location, for_output, for_preview
@@ -19,7 +19,7 @@ from ..progress import Progress
 from .parse import DocumentTooComplex, Parser
 from .render import Renderer, build_nav, sitemap, theme_dir
 from .output_folder import check_output_folder
-from .write import publish
+from .write import StagedSite
 
 ROLES = (PUBLIC, EDITOR)
 DEFAULT_OUT = {PUBLIC: "site", EDITOR: "site-editor"}
@@ -41,7 +41,7 @@ class BuildResult:
 class Assembled:
     """A whole site in memory: what ``write`` puts on disk."""
 
-    files: dict[str, bytes | Path]
+    files: Mapping[str, bytes | Path]  # a StagedSite (on disk) for ``build``
     pages: tuple[ParsedDocument, ...]
     warnings: tuple[Problem, ...]
     errors: tuple[Problem, ...] = field(default=())
@@ -59,8 +59,13 @@ def assemble(
     progress: Progress | None = None,
     parse: Callable[[Sequence[Document], Parser], list[ParsedDocument]] | None = None,
     index: Callable[[Sequence[ParsedDocument], str, dict], dict[str, bytes]] | None = None,
+    files: MutableMapping[str, bytes | Path] | None = None,
 ) -> Assembled:
-    """Load, parse, check, render and index everything; nothing touches the output folder."""
+    """Load, parse, check, index and render everything into ``files`` (default: a dict in memory).
+
+    Nothing is rendered unless the content is free of errors; ``build`` passes a
+    ``StagedSite``, which writes each file to a temporary folder as it comes.
+    """
     if role not in ROLES:
         raise UsageError(f"unknown role '{role}' (choose public or editor)")
     theme = theme or theme_dir()
@@ -91,8 +96,30 @@ def assemble(
         return Assembled({}, tuple(pages), tuple(sorted(warnings)), tuple(sorted(errors)))
 
     renderer = Renderer(config, theme, editor=role == EDITOR, extra_head=extra_head)
+    generator = {"name": "citesearch", "version": __version__}
+    search = (index or index_documents)(pages, config.lang, generator)
+    # Every path is known before anything is rendered: a clash is a content error,
+    # found before the first file is written.
+    generated = [p.doc.url for p in pages]
+    generated += [name for name in ("index.html", "404.html") if name not in generated]
+    generated += sorted(redirects)
+    generated += ["sitemap.xml", *(f"assets/{name}" for name in renderer.assets.files), *search]
+    origins = site_origins(generated, pages, redirects)  # before the content's own files join
+    content_files = []
+    for rel, source in loaded.assets:
+        if rel in origins:
+            errors.append(Problem(rel, 1, f"file collides with the generated {rel}"))
+        else:
+            content_files.append((rel, source))
+            origins[rel] = Origin(rel, f"the file {rel}")
+    errors += check_file_folder_collisions(origins)
+    if errors:
+        return Assembled({}, tuple(pages), tuple(sorted(warnings)), tuple(sorted(errors)))
+
+    files = {} if files is None else files
+    files.update(search)  # first: a StagedSite writes them out, and they need not wait in memory for the pages
+    del search
     nav = build_nav(pages, config)
-    files: dict[str, bytes | Path] = {}
     for page in pages:
         files[page.doc.url] = renderer.page(page, nav)
     if "index.html" not in files:
@@ -104,17 +131,8 @@ def assemble(
     files["sitemap.xml"] = sitemap(sorted(p.doc.url for p in pages), config.base_url)
     for name, source in renderer.assets.files.items():
         files[f"assets/{name}"] = source
-    generator = {"name": "citesearch", "version": __version__}
-    files.update((index or index_documents)(pages, config.lang, generator))
-    origins = site_origins(files, pages, redirects)  # before the content's own files join
-    for rel, source in loaded.assets:
-        if rel in files:
-            errors.append(Problem(rel, 1, f"file collides with the generated {rel}"))
-        else:
-            files[rel] = source
-            origins[rel] = Origin(rel, f"the file {rel}")
-    errors += check_file_folder_collisions(origins)
-    return Assembled(files, tuple(pages), tuple(sorted(warnings)), tuple(sorted(errors)))
+    files.update(content_files)
+    return Assembled(files, tuple(pages), tuple(sorted(warnings)), ())
 
 
 def site_origins(generated: Iterable[str], pages: Sequence[ParsedDocument],
@@ -143,11 +161,13 @@ def prepare(
     extra_head: str = "",
     progress: Progress | None = None,
     no_cache: bool = False,
+    files: MutableMapping[str, bytes | Path] | None = None,
 ) -> Assembled:
-    """The one entry ``build``, ``check`` and ``serve`` share: config, cache, every stage but write.
+    """The one entry ``build``, ``check`` and ``serve`` share: config, cache, every stage but publishing.
 
     Parse results of unchanged documents come from the build cache in
     ``cache_dir``; ``no_cache`` parses everything again (and refreshes the cache).
+    The site's files go into ``files`` (see ``assemble``).
     """
     if not content_dir.is_dir():
         raise UsageError(f"content folder not found: {content_dir}")
@@ -157,7 +177,7 @@ def prepare(
     cache = BuildCache(cache_dir, content_dir, config, reuse=not no_cache)
     assembled = assemble(
         content_dir, config, role, theme=theme or theme_dir(), extra_head=extra_head, progress=progress,
-        parse=cache.parse, index=cache.search_files,
+        parse=cache.parse, index=cache.search_files, files=files,
     )
     cache_warnings = tuple(cache.warnings)
     return replace(
@@ -208,9 +228,10 @@ def build(
     check_output_folder(out, content_dir, DEFAULT_OUT[role])
     cache_dir = Path(cache_dir) if cache_dir is not None else for_output(out)
     check_location(cache_dir, content_dir, out)
-    prepared = prepare(content_dir, role, cache_dir, theme=theme, progress=progress, no_cache=no_cache)
-    assembled = _without_errors(prepared, strict)
-    publish(assembled.files, out)
+    with StagedSite(out) as site:  # removed, and the old site kept, unless published
+        prepared = prepare(content_dir, role, cache_dir, theme=theme, progress=progress, no_cache=no_cache, files=site)
+        assembled = _without_errors(prepared, strict)
+        site.publish()
     return _result(assembled, out, role, started)
 
 
@@ -225,7 +246,9 @@ def _without_errors(assembled: Assembled, strict: bool) -> Assembled:
 
 
 def _result(assembled: Assembled, out: Path | None, role: str, started: float) -> BuildResult:
-    search_bytes = sum(len(d) for p, d in assembled.files.items() if p.startswith("search/") and isinstance(d, bytes))
+    files = assembled.files
+    sizes = files.sizes if isinstance(files, StagedSite) else {p: len(d) for p, d in files.items() if isinstance(d, bytes)}
+    search_bytes = sum(size for p, size in sizes.items() if p.startswith("search/"))
     return BuildResult(
         out=out,
         role=role,

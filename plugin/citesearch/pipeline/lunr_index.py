@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import math
 import re
+import sys
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Sequence
@@ -25,16 +26,31 @@ K1 = 1.2
 B = 0.75
 
 FieldTerms = tuple[tuple[str, ...], ...]  # one tuple of terms per contract field
+# What the index needs of a chunk's terms, per contract field: its distinct
+# terms in first-seen order and how often each occurs.  Chunks carry these
+# from the parse workers: a tenth of the objects of the term lists.
+Counted = tuple[tuple[str, ...], tuple[int, ...]]
+FieldCounts = tuple[Counted, ...]
 
 
 @functools.lru_cache(maxsize=100_000)
 def terms(text: str) -> tuple[str, ...]:
     """The analysed terms of a text.
 
-    Cached: a page's title and headings repeat on each of its chunks, and
-    ``serve`` rebuilds the index on every save while most chunks stay the same.
+    Cached: a page's title and headings repeat on each of its chunks.
     """
     return tuple(analyzer.analyze(text))
+
+
+@functools.lru_cache(maxsize=100_000)
+def _cached_counts(text: str) -> Counted:
+    return counted(analyzer.analyze(text))
+
+
+def counted(terms_: Sequence[str]) -> Counted:
+    """The distinct terms in first-seen order and their counts."""
+    counts = Counter(terms_)
+    return tuple(counts), tuple(counts.values())
 
 
 def field_terms(title: str, heading_text: str, text: str) -> FieldTerms:
@@ -42,11 +58,37 @@ def field_terms(title: str, heading_text: str, text: str) -> FieldTerms:
     return terms(title), terms(heading_text), terms(text)
 
 
+def field_counts(title: str, heading_text: str, text: str, *, cache_text: bool = True) -> FieldCounts:
+    """``counted`` of each field of a chunk.
+
+    Titles and headings repeat on each chunk of a page: always cached.  The
+    text is cached for ``serve``, which indexes mostly the same chunks on every
+    save; parse workers see each text once and pass ``cache_text=False``.
+    """
+    body = _cached_counts(text) if cache_text else counted(analyzer.analyze(text))
+    return _cached_counts(title), _cached_counts(heading_text), body
+
+
 def chunk_terms(chunk: Chunk) -> FieldTerms:
-    """The chunk's terms: analysed by the parse worker, or here when it came from the cache."""
+    """The chunk's terms, analysed again (the oracle tests compare the carried counts with them)."""
+    return field_terms(chunk.heading_path[0], chunk.heading_text, chunk.text)
+
+
+def chunk_counts(chunk: Chunk) -> FieldCounts:
+    """The chunk's term counts: from the parse worker, or analysed here when it came from the cache."""
     if chunk.terms is not None:
         return chunk.terms
-    return field_terms(chunk.heading_path[0], chunk.heading_text, chunk.text)
+    return field_counts(chunk.heading_path[0], chunk.heading_text, chunk.text)
+
+
+def interned(counts: FieldCounts) -> FieldCounts:
+    """The same counts with every term the one shared string of its text.
+
+    Unpickled from a worker, every term is a string object of its own: hundreds
+    of thousands on a large site, where a few ten thousand distinct terms do.
+    """
+    intern = sys.intern
+    return tuple((tuple(map(intern, terms_)), numbers) for terms_, numbers in counts)
 
 
 def build_lunr_index(chunks: Sequence[Chunk]) -> dict:
@@ -55,7 +97,7 @@ def build_lunr_index(chunks: Sequence[Chunk]) -> dict:
     Terms come from our analyzer, so lunr's pipelines stay empty and the
     browser runs the very same analysis before querying.
     """
-    return build_from_terms([chunk_terms(chunk) for chunk in chunks])
+    return build_from_counts([chunk_counts(chunk) for chunk in chunks])
 
 
 def build_term_rows(chunks: Sequence[Chunk]) -> list[list]:
@@ -65,28 +107,24 @@ def build_term_rows(chunks: Sequence[Chunk]) -> list[list]:
     the serialized index's.  Made directly, without building the serialized
     index and turning it around.
     """
-    return term_rows_from_terms([chunk_terms(chunk) for chunk in chunks])
+    return term_rows_from_counts([chunk_counts(chunk) for chunk in chunks])
 
 
 @dataclass
 class _Weighing:
     """What every weight of an index needs, from one pass over its documents."""
 
-    documents: Sequence[FieldTerms]
+    documents: Sequence[FieldCounts]
     refs_with: list[dict[str, list[str]]]  # per field: term -> refs of the documents that have it there
     term_index: dict[str, int]  # lunr.py numbers terms in first-seen order
     idf: dict[str, float]
     averages: list[float]  # per field: the average length
 
-    def field_counts(self) -> Iterator[tuple[int, int, Counter, int]]:
-        """(document, field, term counts in first-seen order, length), documents in order.
-
-        Counted again rather than kept from the first pass: held for every
-        field of every chunk, the counts were a large part of a build's peak memory.
-        """
+    def field_counts(self) -> Iterator[tuple[int, int, Counted, int]]:
+        """(document, field, term counts in first-seen order, length), documents in order."""
         for i, document in enumerate(self.documents):
-            for f, terms_ in enumerate(document):
-                yield i, f, Counter(terms_), len(terms_)
+            for f, counts in enumerate(document):
+                yield i, f, counts, sum(counts[1])
 
     def norm(self, f: int, length: int) -> float:
         return K1 * (1 - B + B * (length / self.averages[f]))
@@ -97,17 +135,16 @@ class _Weighing:
         return in_utf16_order(self.term_index)
 
 
-def _weigh(documents: Sequence[FieldTerms]) -> _Weighing:
+def _weigh(documents: Sequence[FieldCounts]) -> _Weighing:
     fields = contract.FIELDS
     first_seen: dict[str, None] = {}
     refs_with: list[defaultdict[str, list[str]]] = [defaultdict(list) for _ in fields]
     length_sums = [0] * len(fields)
     for i, document in enumerate(documents):
         ref = str(i)
-        for f, terms_ in enumerate(document):
-            distinct = dict.fromkeys(terms_)
-            first_seen.update(distinct)  # keeps each term's first position
-            length_sums[f] += len(terms_)
+        for f, (distinct, numbers) in enumerate(document):
+            first_seen.update(dict.fromkeys(distinct))  # keeps each term's first position
+            length_sums[f] += sum(numbers)
             refs = refs_with[f]
             for term in distinct:
                 refs[term].append(ref)
@@ -128,6 +165,11 @@ def _weight(idf: float, tf: int, norm: float, boost: float) -> float:
 
 def build_from_terms(documents: Sequence[FieldTerms]) -> dict:
     """The serialized index of documents given as their field terms; ref ``i`` is ``str(i)``."""
+    return build_from_counts([tuple(map(counted, document)) for document in documents])
+
+
+def build_from_counts(documents: Sequence[FieldCounts]) -> dict:
+    """``build_from_terms`` of documents given as their field term counts."""
     fields = contract.FIELDS
     weighing = _weigh(documents)
     vectors = [
@@ -150,7 +192,12 @@ def build_from_terms(documents: Sequence[FieldTerms]) -> dict:
 
 
 def term_rows_from_terms(documents: Sequence[FieldTerms]) -> list[list]:
-    """``build_term_rows`` of documents given as their field terms.
+    """``build_term_rows`` of documents given as their field terms."""
+    return term_rows_from_counts([tuple(map(counted, document)) for document in documents])
+
+
+def term_rows_from_counts(documents: Sequence[FieldCounts]) -> list[list]:
+    """``build_term_rows`` of documents given as their field term counts.
 
     One pass counts the terms; then the weights of each field (a million of
     them on rust-rfcs) are computed in one numpy pass: the same float
@@ -164,11 +211,10 @@ def term_rows_from_terms(documents: Sequence[FieldTerms]) -> list[list]:
     postings = [_FieldPostings(len(documents)) for _ in contract.FIELDS]
     first_seen: dict[str, object] = {}
     for i, document in enumerate(documents):
-        for field, terms_ in zip(postings, document):
-            if terms_:
-                counts = Counter(terms_)
-                first_seen.update(counts)  # keeps each term's first position
-                field.add(i, counts, len(terms_))
+        for field, (distinct, numbers) in zip(postings, document):
+            if distinct:
+                first_seen.update(dict.fromkeys(distinct))  # keeps each term's first position
+                field.add(i, distinct, numbers)
     term_index = {term: n for n, term in enumerate(first_seen)}
     for field in postings:
         field.number(term_index)
@@ -208,11 +254,11 @@ class _FieldPostings:
         self.lengths = [0] * documents
         self.ids = None  # term indices of ``terms``, once numbered
 
-    def add(self, ref: int, counts: Counter, length: int) -> None:
-        self.terms += counts
-        self.counts += counts.values()
-        self.refs += [ref] * len(counts)
-        self.lengths[ref] = length
+    def add(self, ref: int, distinct: tuple[str, ...], numbers: tuple[int, ...]) -> None:
+        self.terms += distinct
+        self.counts += numbers
+        self.refs += [ref] * len(distinct)
+        self.lengths[ref] = sum(numbers)
 
     def number(self, term_index: dict[str, int]) -> None:
         """Terms to term indices, and every list to an array (a tenth of the memory)."""
@@ -269,14 +315,14 @@ def _boost(f: int) -> float:
     return contract.FIELD_BOOSTS[contract.FIELDS[f]]
 
 
-def _vector(weighing: _Weighing, f: int, counts: Counter, length: int) -> list:
+def _vector(weighing: _Weighing, f: int, counts: Counted, length: int) -> list:
     """``[term index, weight, ...]`` by term index, as lunr.py's Vector holds it."""
-    if not counts:
+    if not counts[0]:
         return []
     norm, boost, term_index, idf = weighing.norm(f, length), _boost(f), weighing.term_index, weighing.idf
     flat = []
-    for term in sorted(counts, key=term_index.__getitem__):
-        flat += (term_index[term], _weight(idf[term], counts[term], norm, boost))
+    for term, tf in sorted(zip(*counts), key=lambda pair: term_index[pair[0]]):
+        flat += (term_index[term], _weight(idf[term], tf, norm, boost))
     return flat
 
 

@@ -22,7 +22,7 @@ from ..markdown_ext.inline import InlineExtension
 from ..markdown_ext.links import LinkExtension
 from ..model import Chunk, Document, ParsedDocument
 from ..progress import Progress
-from .lunr_index import chunk_terms
+from .lunr_index import field_counts, interned
 
 from ..markdown_ext import chunk as chunk_extension
 
@@ -94,7 +94,6 @@ class Parser:
             ids=result.ids,
         )
 
-
     def parse_many(self, documents: Sequence[Document], progress: Progress | None = None) -> list[ParsedDocument]:
         """Parse documents in order; large builds use every core, with identical results."""
         workers = min(os.cpu_count() or 1, 8)
@@ -114,24 +113,28 @@ class Parser:
         # document at the end while the other core idles.  Results go back in order.
         order = sorted(range(len(documents)), key=lambda i: -len(documents[i].body))
         pages: list[ParsedDocument | None] = [None] * len(documents)
+        # The forked workers already hold the documents: only their positions
+        # travel, and only what parsing adds comes back (not the source again).
         with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
-                                 initargs=(self.config, self.links.urls, os.getpid())) as pool:
-            parsed = pool.map(_parse_in_worker, [documents[i] for i in order], chunksize=4)
-            for done, (i, page) in enumerate(zip(order, parsed), 1):
-                pages[i] = page
+                                 initargs=(self.config, self.links.urls, documents, os.getpid())) as pool:
+            parsed = pool.map(_parse_in_worker, order, chunksize=4)
+            for done, (i, fields) in enumerate(zip(order, parsed), 1):
+                pages[i] = _received(documents[i], fields)
                 if progress:
                     progress("parse", done, len(documents))
         return pages  # type: ignore[return-value]  # every slot filled
 
 
 _worker_parser: Parser | None = None
+_worker_documents: Sequence[Document] = ()
 _PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
-def _start_worker(config: Config, urls: dict[str, str], parent: int) -> None:
-    global _worker_parser
+def _start_worker(config: Config, urls: dict[str, str], documents: Sequence[Document], parent: int) -> None:
+    global _worker_parser, _worker_documents
     _die_with(parent)
     _worker_parser = Parser(config, urls)
+    _worker_documents = documents
 
 
 def _die_with(parent: int) -> None:
@@ -147,14 +150,29 @@ def _die_with(parent: int) -> None:
         os._exit(1)
 
 
-def _parse_in_worker(doc: Document) -> ParsedDocument:
+def _parse_in_worker(position: int) -> tuple:
+    """The fields of the page after its Document (the parent has that already)."""
     assert _worker_parser is not None
-    return _worker_parser.parse(doc)
+    page = _worker_parser.parse(_worker_documents[position])
+    return tuple(getattr(page, name) for name in _AFTER_DOC)
+
+
+_AFTER_DOC = tuple(f.name for f in dataclasses.fields(ParsedDocument) if f.name != "doc")
+
+
+def _received(doc: Document, fields: tuple) -> ParsedDocument:
+    """A page from a worker: its Document joined again, its terms shared with every other chunk's."""
+    page = ParsedDocument(doc, **dict(zip(_AFTER_DOC, fields)))
+    chunks = tuple(dataclasses.replace(c, terms=interned(c.terms)) if c.terms else c for c in page.chunks)
+    return dataclasses.replace(page, chunks=chunks)
 
 
 def _with_terms(chunks: Sequence[Chunk]) -> tuple[Chunk, ...]:
-    """Chunks carrying their analysed terms: analysis runs here, in the parse workers."""
-    return tuple(dataclasses.replace(c, terms=chunk_terms(c)) for c in chunks)
+    """Chunks carrying their term counts: analysis runs here, in the parse workers."""
+    return tuple(
+        dataclasses.replace(c, terms=field_counts(c.heading_path[0], c.heading_text, c.text, cache_text=False))
+        for c in chunks
+    )
 
 
 def fallback_title(doc: Document) -> str:

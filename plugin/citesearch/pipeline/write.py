@@ -18,7 +18,7 @@ import os
 import shutil
 import tempfile
 from pathlib import Path, PurePosixPath
-from typing import Iterator, Mapping
+from typing import Iterator, Mapping, MutableMapping
 
 from ..errors import UsageError
 from .output_folder import MARKER_NAME, MARKER_TEXT, check_output_folder_replaceable
@@ -34,12 +34,9 @@ def publish(files: Mapping[str, bytes | Path], out: Path) -> None:
     Whatever goes wrong (read-only folder, full disk), the previous site is left as it was
     and the temporary folder is removed.
     """
-    try:
-        with output_lock(out):
-            check_output_folder_replaceable(out)  # again under the lock: the folder may have changed meanwhile
-            write_site(files, out)
-    except OSError as exc:
-        raise UsageError(f"cannot write the site to {shown_name(out)}: {_reason(exc)}; nothing was replaced") from None
+    with StagedSite(out) as site:
+        site.update(files)
+        site.publish()
 
 
 def _reason(exc: OSError) -> str:
@@ -62,39 +59,109 @@ def output_lock(out: Path) -> Iterator[None]:
         os.close(fd)  # closing releases the lock
 
 
-def write_site(files: Mapping[str, bytes | Path], out: Path) -> None:
-    """Write every file into a fresh folder, then swap it in place of ``out``.
+class StagedSite(MutableMapping[str, "bytes | Path"]):
+    """A site written file by file, as it is made, into a temporary folder beside ``out``.
 
-    The marker file tells later builds that this folder is citesearch's to replace.
+    ``publish`` swaps the finished folder in place of ``out``; leaving the
+    ``with`` block without it removes the folder and leaves ``out`` as it was.
+    Pages go to disk as they are rendered instead of waiting in memory for the
+    last one (tens of MB on a large site).  Nothing is created before the first
+    file; then the output lock is held until the end, since a second build
+    clears the temporary folders a killed one left.  Reading a file gives its
+    path in the temporary folder; the marker file tells later builds that the
+    folder is citesearch's to replace.  A failure to write is one message
+    (UsageError), nothing replaced.
     """
-    out = out.absolute()
-    _remove_leftovers(out)
-    try:
-        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
-    except OSError as exc:  # name the folder the user chose, not a random temporary name
-        exc.filename = str(out.parent)
-        raise
-    try:
-        os.chmod(tmp, 0o755)
-        (tmp / MARKER_NAME).write_bytes(MARKER_TEXT)
-        made = {tmp}
-        for rel in sorted(files):
-            dest = tmp / _safe_relative(rel)
-            if dest.parent not in made:  # one mkdir per folder, not per file (thousands of search files)
+
+    def __init__(self, out: Path):
+        self.given = out  # as the user wrote it, for messages
+        self.out = out.absolute()
+        self.sizes: dict[str, int] = {}  # site path -> bytes written
+        self._held = contextlib.ExitStack()
+        self._tmp: Path | None = None
+        self._made: set[Path] = set()
+
+    def __enter__(self) -> StagedSite:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Remove the temporary folder (after ``publish`` it holds the previous site) and release the lock."""
+        try:
+            if self._tmp is not None:
+                shutil.rmtree(self._tmp, ignore_errors=True)
+                self._tmp = None
+        finally:
+            self._held.close()
+
+    def __setitem__(self, rel: str, data: bytes | Path) -> None:
+        dest = self._folder() / _safe_relative(rel)
+        with self._reported():
+            if dest.parent not in self._made:  # one mkdir per folder, not per file (thousands of search files)
                 dest.parent.mkdir(parents=True, exist_ok=True)
-                made.add(dest.parent)
-            data = files[rel]
+                self._made.add(dest.parent)
             if isinstance(data, Path):
                 copy_regular(data, dest)
+                self.sizes[rel] = dest.stat().st_size
             else:
                 dest.write_bytes(data)
-        _swap_in(tmp, out)
-    except OSError as exc:  # name the file as it would be in the site, not in the temporary folder
-        if isinstance(exc.filename, str) and exc.filename.startswith(f"{tmp}/"):
-            exc.filename = str(out / exc.filename[len(f"{tmp}/"):])
-        raise
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+                self.sizes[rel] = len(data)
+
+    def __getitem__(self, rel: str) -> Path:
+        if rel not in self.sizes or self._tmp is None:
+            raise KeyError(rel)
+        return self._tmp / rel
+
+    def __delitem__(self, rel: str) -> None:
+        path = self[rel]
+        with self._reported():
+            path.unlink()
+        del self.sizes[rel]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.sizes)
+
+    def __len__(self) -> int:
+        return len(self.sizes)
+
+    def publish(self) -> None:
+        """Swap the written folder in place of ``out`` (checked again under the lock: it may have changed)."""
+        tmp = self._folder()
+        with self._reported():
+            check_output_folder_replaceable(self.out)
+            _swap_in(tmp, self.out)
+
+    def _folder(self) -> Path:
+        """The temporary folder, made on first use under the output lock."""
+        if self._tmp is None:
+            with self._reported():
+                self._held.enter_context(output_lock(self.out))
+                _remove_leftovers(self.out)
+                try:
+                    tmp = Path(tempfile.mkdtemp(prefix=f".{self.out.name}.tmp-", dir=self.out.parent))
+                except OSError as exc:  # name the folder the user chose, not a random temporary name
+                    exc.filename = str(self.out.parent)
+                    raise
+                self._tmp = tmp
+                os.chmod(tmp, 0o755)
+                (tmp / MARKER_NAME).write_bytes(MARKER_TEXT)
+                self._made.add(tmp)
+        return self._tmp
+
+    @contextlib.contextmanager
+    def _reported(self) -> Iterator[None]:
+        """An OSError as one message naming the file as it would be in the site, not in the temporary folder."""
+        try:
+            yield
+        except OSError as exc:
+            tmp = str(self._tmp)
+            if self._tmp is not None and isinstance(exc.filename, str) and exc.filename.startswith(f"{tmp}/"):
+                exc.filename = str(self.out / exc.filename[len(f"{tmp}/"):])
+            raise UsageError(
+                f"cannot write the site to {shown_name(self.given)}: {_reason(exc)}; nothing was replaced"
+            ) from None
 
 
 def _safe_relative(rel: str) -> PurePosixPath:

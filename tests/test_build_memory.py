@@ -1,0 +1,105 @@
+"""What keeps a build's memory down must not change what it builds.
+
+Chunks carry term counts, not term lists; parse workers send back only what
+parsing adds, with terms shared between chunks; pages go to disk as they are
+rendered.
+"""
+
+from __future__ import annotations
+
+import string
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from citesearch import build
+from citesearch.config import Config
+from citesearch.engine import analyzer
+from citesearch.model import Document
+from citesearch.pipeline import parse
+from citesearch.pipeline.load import load_documents
+from citesearch.pipeline.lunr_index import counted, field_counts, field_terms
+from conftest import BASIC_SITE
+
+_text = st.one_of(st.text(alphabet=string.ascii_letters + " .-_", max_size=80), st.text(max_size=40))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["a", "b", "ab", "é", "\U0001f600", "x1"]), max_size=20))
+def test_counts_are_the_term_lists_counts_in_first_seen_order(terms):
+    distinct, numbers = counted(terms)
+    assert list(distinct) == list(dict.fromkeys(terms))
+    assert dict(zip(distinct, numbers)) == Counter(terms)
+    assert sum(numbers) == len(terms)  # the field length lunr weighs with
+
+
+@settings(max_examples=300, deadline=None)
+@given(_text, _text, _text)
+def test_a_chunks_counts_are_those_of_its_analysed_terms(title, heading, text):
+    expected = tuple(counted(terms) for terms in field_terms(title, heading, text))
+    assert field_counts(title, heading, text) == expected
+    assert field_counts(title, heading, text, cache_text=False) == expected
+    assert expected[2] == counted(analyzer.analyze(text))
+
+
+def _parsed(monkeypatch, parallel: bool):
+    config = Config(lang="en")
+    documents = load_documents(BASIC_SITE, config).documents
+    parser = parse.Parser(config, {d.rel_path: d.url for d in documents})
+    monkeypatch.setattr(parse, "PARALLEL_MIN_DOCUMENTS", 1 if parallel else 10**9)
+    monkeypatch.setattr(parse.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(parse.threading, "active_count", lambda: 1)  # other tests' servers
+    return documents, parser.parse_many(documents)
+
+
+def test_pages_from_workers_equal_pages_parsed_here_and_share_their_terms(monkeypatch):
+    _, here = _parsed(monkeypatch, parallel=False)
+    documents, forked = _parsed(monkeypatch, parallel=True)
+    assert forked == here
+    assert [[c.terms for c in p.chunks] for p in forked] == [[c.terms for c in p.chunks] for p in here]
+    assert all(page.doc is doc for page, doc in zip(forked, documents)), "the parent's own Documents, not copies"
+    seen: dict[str, str] = {}
+    for page in forked:
+        for chunk in page.chunks:
+            for terms, _ in chunk.terms:
+                for term in terms:
+                    assert seen.setdefault(term, term) is term, f"{term!r} is held twice"
+
+
+def test_a_page_that_fails_to_render_leaves_the_old_site_and_no_temporary_folder(tmp_path: Path, monkeypatch):
+    from citesearch.pipeline import render
+
+    out = tmp_path / "site"
+    build(BASIC_SITE, out)
+    before = sorted(p.relative_to(out).as_posix() for p in out.rglob("*"))
+    real_page, rendered = render.Renderer.page, []
+
+    def failing_page(self, page, nav):
+        if rendered:  # the first page is already on disk in the temporary folder
+            raise MemoryError("out of memory while rendering")
+        rendered.append(page)
+        return real_page(self, page, nav)
+
+    monkeypatch.setattr(render.Renderer, "page", failing_page)
+    with pytest.raises(MemoryError):
+        build(BASIC_SITE, out, no_cache=True)
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*")) == before
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".site.")] == []
+
+
+def test_the_summary_counts_the_search_files_written_to_disk(tmp_path: Path):
+    result = build(BASIC_SITE, tmp_path / "site")
+    on_disk = sum(p.stat().st_size for p in (tmp_path / "site" / "search").rglob("*") if p.is_file())
+    assert result.index_bytes == on_disk > 0
+    assert result.files == sum(1 for p in (tmp_path / "site").rglob("*") if p.is_file()) - 1  # the marker
+
+
+def test_a_worker_sends_back_no_document(monkeypatch):
+    documents, _ = _parsed(monkeypatch, parallel=False)
+    monkeypatch.setattr(parse, "_worker_parser", parse.Parser(Config(lang="en"), {d.rel_path: d.url for d in documents}))
+    monkeypatch.setattr(parse, "_worker_documents", documents)
+    fields = parse._parse_in_worker(0)  # what goes back through the pipe
+    assert not any(isinstance(value, Document) or value == documents[0].body for value in fields)
