@@ -277,7 +277,7 @@ def test_raw_html_is_kept_in_pages_but_scripts_never_reach_the_search_text(tmp_p
     out = tmp_path / "site"
     assert main(["build", str(content), "--out", str(out)]) == 0
     assert "<script>alert('boom')</script>" in (out / "a.html").read_text()
-    texts = "".join(p.read_text() for p in (out / "search/text").iterdir())
+    texts = "".join(p.read_text() for p in (out / "search/chunks").iterdir())
     assert "visible" in texts and "alert" not in texts
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from citesearch import ContentError, build
+from citesearch.engine.shards import chunk_file
 from conftest import BASIC_SITE, REPO
 
 
@@ -33,12 +34,12 @@ def test_every_public_document_becomes_a_page_at_its_id(basic_built: Path):
 def test_every_chunk_anchor_is_an_id_in_its_page_and_marks_its_blocks(basic_built: Path):
     manifest = json.loads((basic_built / "search/manifest.json").read_text())
     for entry in manifest["languages"].values():
-        for _, name in entry["meta"]:
-            meta = json.loads((basic_built / "search" / name).read_text())
-            for doc_index, anchor, heading in meta["chunks"]:
-                html = (basic_built / meta["docs"][doc_index][2]).read_text()
-                assert f'id="{anchor}"' in html
-                assert f'data-chunk="{anchor}"' in html
+        for ref in range(entry["chunks_count"]):
+            data = json.loads((basic_built / "search" / chunk_file(entry["chunks"], ref)).read_text())
+            doc_index, anchor, _heading, _text = data["chunks"][ref - data["first"]]
+            html = (basic_built / data["docs"][doc_index][2]).read_text()
+            assert f'id="{anchor}"' in html
+            assert f'data-chunk="{anchor}"' in html
 
 
 def test_relative_markdown_links_point_at_pages(basic_built: Path):
@@ -51,18 +52,22 @@ def test_relative_markdown_links_point_at_pages(basic_built: Path):
 
 def test_manifest_names_every_shard_by_content_hash(basic_built: Path):
     manifest = json.loads((basic_built / "search/manifest.json").read_text())
-    assert manifest["format"] == 2
+    assert manifest["format"] == 3
     assert sorted(manifest["languages"]) == ["en", "ru", "zh"]
     for lang, entry in manifest["languages"].items():
-        for key, kind in (("terms", "terms"), ("dictionary", "dict"), ("meta", "meta")):
+        for key, kind in (("terms", "terms"), ("dictionary", "dict")):
             for *_, name in entry[key]:
                 data = (basic_built / "search" / name).read_bytes()
                 assert name.split(".")[-2] == hashlib.sha256(data).hexdigest()[:16]
                 assert name.startswith(f"{kind}.{lang}.")
-                if kind == "meta":
-                    for _, text in json.loads(data)["texts"]:
-                        text_data = (basic_built / "search" / text).read_bytes()
-                        assert text.split("/")[-1] == hashlib.sha256(text_data).hexdigest()[:16] + ".json"
+        # The chunk files of a group of refs: one hash of all their bytes, in order.
+        chunks = entry["chunks"]
+        per_group = chunks["per_file"] * chunks["files_per_group"]
+        for group, digest in enumerate(chunks["groups"]):
+            refs = range(group * per_group, min((group + 1) * per_group, entry["chunks_count"]))
+            names = sorted({chunk_file(chunks, ref) for ref in refs}, key=lambda n: int(n.split(".")[-2]))
+            bodies = [(basic_built / "search" / name).read_bytes() for name in names]
+            assert hashlib.sha256(b"\0".join(bodies)).hexdigest()[:16] == digest
 
 
 def test_the_index_has_no_positions_and_numeric_refs(basic_built: Path):

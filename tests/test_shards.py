@@ -47,8 +47,9 @@ def _two_indexes(content: Path, out: Path, tiny: bool = True) -> TwoIndexes:
     pages = search_pages(assembled.pages)
     with pytest.MonkeyPatch.context() as patch:
         # Tiny files, so that prefixes and fuzzy neighbours span many of them.
-        for name, size in (("TERMS", 300), ("DICTIONARY", 200), ("META", 300), ("TEXT", 200)) if tiny else ():
-            patch.setattr(contract, f"{name}_FILE_BYTES", size)
+        for name, size in (("TERMS_FILE_BYTES", 300), ("DICTIONARY_FILE_BYTES", 200),
+                           ("CHUNKS_PER_FILE", 2), ("CHUNK_FILES_PER_GROUP", 3)) if tiny else ():
+            patch.setattr(contract, name, size)
         files = build_search_files(pages, "en", {"name": "test"})
     for name, data in files.items():
         (out / name).parent.mkdir(parents=True, exist_ok=True)
@@ -235,20 +236,35 @@ def test_search_with_an_unknown_format_names_both_versions(capsys, site_copy):
     manifest = manifest_of(site_copy)
     manifest["format"] = 1
     (site_copy / "search/manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
-    assert "index format 1, this citesearch reads 2" in search_fails(capsys, site_copy)
+    assert "index format 1, this citesearch reads 3" in search_fails(capsys, site_copy)
 
 
-@pytest.mark.parametrize("kind", ["terms", "meta"])
-def test_search_with_a_missing_file_names_it(capsys, site_copy, kind):
-    for *_, name in manifest_of(site_copy)["languages"]["en"][kind]:
+def test_search_with_a_missing_file_names_it(capsys, site_copy):
+    for _, name in manifest_of(site_copy)["languages"]["en"]["terms"]:
         (site_copy / "search" / name).unlink()
     message = search_fails(capsys, site_copy)
-    assert f"/search/{kind}.en." in message and "missing" in message
+    assert "/search/terms.en." in message and "missing" in message
 
 
-def test_search_with_a_missing_text_file_names_it(capsys, site_copy):
-    shutil.rmtree(site_copy / "search/text")
-    assert "/search/text/" in search_fails(capsys, site_copy)
+def test_search_with_a_missing_chunk_file_names_it(capsys, site_copy):
+    shutil.rmtree(site_copy / "search/chunks")
+    message = search_fails(capsys, site_copy)
+    assert "/search/chunks/" in message and "missing" in message
+
+
+def test_every_ref_is_in_the_chunk_file_its_number_names(content_indexes):
+    """The file of a ref follows from the ref (no lookup file): every ref of
+    every language is found, once, in the file ``chunk_file`` names."""
+    manifest = json.loads((content_indexes.site / "search/manifest.json").read_text(encoding="utf-8"))
+    for entry in manifest["languages"].values():
+        seen = []
+        for ref in range(entry["chunks_count"]):
+            data = json.loads((content_indexes.site / "search" / shards.chunk_file(entry["chunks"], ref)).read_text())
+            assert data["first"] <= ref < data["first"] + len(data["chunks"])
+            seen.append((data["first"], ref - data["first"]))
+        assert len(set(seen)) == entry["chunks_count"]
+        names = {p.name for p in (content_indexes.site / "search/chunks").iterdir()}
+        assert {shards.chunk_file(entry["chunks"], ref).split("/")[1] for ref in range(entry["chunks_count"])} <= names
 
 
 def test_search_with_a_file_of_the_wrong_shape_is_refused(capsys, site_copy):

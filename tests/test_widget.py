@@ -301,9 +301,9 @@ def test_search_files_load_only_on_first_focus_and_text_only_for_shown_documents
     terms = [path for path in requested if "/search/terms." in path]
     assert terms and all("/search/terms.en." in path for path in terms), "only the page language's terms are fetched"
     assert not [path for path in requested if "/search/dict." in path], "no dictionary without a fuzzy fallback"
-    texts = [path for path in requested if "/search/text/" in path]
+    chunk_files = [path for path in requested if "/search/chunks/" in path]
     passages = page.locator("[data-citesearch] [role=listbox] [role=option]").count()
-    assert 0 < len(texts) == len(set(texts)) <= passages
+    assert 0 < len(chunk_files) == len(set(chunk_files)) <= passages
 
 
 def test_an_index_built_by_another_analyzer_is_flagged_in_the_console(page, site_url, built_site):
@@ -401,15 +401,16 @@ def many_results_site(tmp_path_factory):  # type: ignore[no-untyped-def]
         yield site, url
 
 
-def text_file_of_each_ref(site):  # type: ignore[no-untyped-def]
-    manifest = json.loads((site / "search" / "manifest.json").read_text())
+def chunk_file_of_each_ref(site):  # type: ignore[no-untyped-def]
+    from citesearch.engine.shards import chunk_file
+
+    entry = json.loads((site / "search" / "manifest.json").read_text())["languages"]["en"]
     files = {}
-    for _, name in manifest["languages"]["en"]["meta"]:
-        meta = json.loads((site / "search" / name).read_text())
-        for offset, (doc_index, anchor, _heading) in enumerate(meta["chunks"]):
-            ref = meta["first"] + offset
-            text = max((first, text_name) for first, text_name in meta["texts"] if first <= ref)[1]
-            files[f"{meta['docs'][doc_index][0]}#{anchor}"] = text
+    for ref in range(entry["chunks_count"]):
+        name = chunk_file(entry["chunks"], ref)
+        data = json.loads((site / "search" / name).read_text())
+        doc_index, anchor, *_ = data["chunks"][ref - data["first"]]
+        files[f"{data['docs'][doc_index][0]}#{anchor}"] = name
     return files
 
 
@@ -417,25 +418,25 @@ def test_the_top_results_show_before_the_texts_of_lower_ranked_ones_arrive(page,
     site, url = many_results_site
     expected = cli_search(site, "lighthouse", lang="en", limit=WIDGET_LIMIT)
     refs = [row["ref"] for row in expected["results"]]
-    files = text_file_of_each_ref(site)
+    files = chunk_file_of_each_ref(site)
     first_files = {files[ref] for ref in refs[:WIDGET_FIRST]}
     later_files = {files[ref] for ref in refs[WIDGET_FIRST:]} - first_files
     assert len(refs) > WIDGET_FIRST and later_files, "the query no longer needs texts beyond the top results'"
     held = []
 
-    def hold_later_texts(route):  # type: ignore[no-untyped-def]
+    def hold_later_chunks(route):  # type: ignore[no-untyped-def]
         if urlsplit(route.request.url).path.split("/search/", 1)[1] in later_files:
             held.append(route)
         else:
             route.continue_()
 
-    page.route("**/search/text/*", hold_later_texts)
+    page.route("**/search/chunks/*", hold_later_chunks)
     page.goto(url + "doc00.html")
     page.locator(INPUT).click()
     page.locator(INPUT).press_sequentially("lighthouse", delay=15)
     page.wait_for_function(f"document.querySelectorAll({json.dumps(OPTIONS)}).length === {WIDGET_FIRST}")
     assert [row["ref"] for row in shown_results(page)] == refs[:WIDGET_FIRST]
-    assert held, "lower-ranked texts were asked for and are still held back"
+    assert held, "lower-ranked chunk files were asked for and are still held back"
     # Not yet the answer: no count is announced, scripts waiting for it keep waiting.
     assert page.locator("[data-citesearch]").get_attribute("data-citesearch-query") is None
     assert page.locator("[data-citesearch] [role=status]").text_content() == ""

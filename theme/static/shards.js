@@ -3,6 +3,8 @@
 // one (the layout and the reason are in plugin/citesearch/engine/contract.py).
 // Mirrors plugin/citesearch/engine/shards.py.
 
+import { CHUNK_DIR } from "./contract.js";
+
 // Levenshtein distance with adjacent transpositions <= 1: every term lunr's
 // fuzzy match (edit distance 1) can reach. Lengths in UTF-16 units, as lunr.js.
 export function withinOneEdit(a, b) {
@@ -29,6 +31,14 @@ function lastNotAfter(keys, key) {
     else low = middle + 1;
   }
   return low - 1;
+}
+
+// The chunk file of a ref, from a language's `chunks` manifest entry
+// (chunk_file in engine/shards.py).
+export function chunkFile(chunks, ref) {
+  const perGroup = chunks.per_file * chunks.files_per_group;
+  const position = Math.floor((ref % perGroup) / chunks.per_file);
+  return `${CHUNK_DIR}/${chunks.groups[Math.floor(ref / perGroup)]}.${position}.json`;
 }
 
 // A lunr index of some terms, with their original term indices and weights.
@@ -127,16 +137,12 @@ export function createShardedIndex({ lunr, query, analyzer, entry, fields, load 
     return query.run(lunr, wider, analyzer, text, options);
   }
 
-  const metaFirsts = entry.meta.map(([first]) => first);
-
-  // {doc: {id, title, url}, anchor, heading, text} of a ref.
+  // {doc: {id, title, url}, anchor, heading, text} of a ref: one file, named by the ref alone.
   async function chunk(ref) {
-    const meta = await file(entry.meta[lastNotAfter(metaFirsts, ref)][1]);
-    const [docIndex, anchor, heading] = meta.chunks[ref - meta.first];
-    const [id, title, url] = meta.docs[docIndex];
-    const textFirsts = meta.texts.map(([first]) => first);
-    const texts = await file(meta.texts[lastNotAfter(textFirsts, ref)][1]);
-    return { doc: { id, title, url }, anchor, heading, text: texts.texts[ref - texts.first] };
+    const data = await file(chunkFile(entry.chunks, ref));
+    const [docIndex, anchor, heading, text] = data.chunks[ref - data.first];
+    const [id, title, url] = data.docs[docIndex];
+    return { doc: { id, title, url }, anchor, heading, text };
   }
 
   return { run, chunk };

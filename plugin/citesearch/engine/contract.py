@@ -7,11 +7,10 @@ it does not know.  Layout of ``site/search/`` (one set per language)::
     manifest.json                     fixed path, never cached
     terms.<lang>.<hash>.json          postings and weights of a range of terms
     dict.<lang>.<hash>.json           terms of some lengths, for fuzzy expansion
-    meta.<lang>.<hash>.json           documents and chunks of a range of refs
-    text/<hash>.json                  the texts of a range of refs
+    chunks/<hash>.<n>.json            documents, anchors, headings and texts of a few refs
 
 The lunr ref of chunk ``i`` is ``str(i)``: numeric refs keep the files small,
-and the public ref ``doc_id#anchor`` is looked up in the meta files.
+and the public ref ``doc_id#anchor`` is looked up in the chunk files.
 
 A query fetches only the term files of its terms and assembles a partial
 lunr.js index from them.  lunr scores a document by the dot product of the
@@ -24,7 +23,7 @@ Manifest, per language::
     {"documents": 12, "chunks_count": 80,
      "terms":      [["first term", "terms.en.<hash>.json"], ...],  # UTF-16 order
      "dictionary": [[shortest, longest, "dict.en.<hash>.json"], ...],
-     "meta":       [[first_ref, "meta.en.<hash>.json"], ...]}
+     "chunks":     {"per_file": 4, "files_per_group": 24, "groups": ["<hash>", ...]}}
 
 A term lives in the last term file whose first term is not after it (terms
 ordered by UTF-16 code units, as lunr.js orders them); the terms starting
@@ -36,16 +35,20 @@ with a prefix are consecutive.  ``terms.<lang>.json``::
 ``weight`` the term's BM25 weight in that field of that chunk, as lunr.py
 serialized it.  ``dict.<lang>.json`` lists terms by length in UTF-16 code
 units, then UTF-16 order: ``{"terms": [...]}``; an edit-distance-1 neighbour
-of a term is at most one unit longer or shorter.  ``meta.<lang>.json``::
+of a term is at most one unit longer or shorter.
 
-    {"first": 0,
+The chunks of refs ``first`` to ``first + per_file - 1`` are in one file, and
+the files of ``per_file * files_per_group`` consecutive refs share one content
+hash (``groups``: the first group's hash, the second's ...), so a ref's file
+follows from the ref alone (``shards.chunk_file``): a result's file is asked for as
+soon as the ranking names the ref, with no file in between.
+``chunks/<hash>.<n>.json``::
+
+    {"first": 8,
      "docs":   [["guide/install", "Install", "guide/install.html"], ...],
-     "chunks": [[doc, "anchor", ["Title", "H2", "H3"]], ...],  # refs first, first+1, ...
-     "texts":  [[first_ref, "text/<hash>.json"], ...]}
+     "chunks": [[doc, "anchor", ["Title", "H2", "H3"], "plain text"], ...]}  # refs first, first+1, ...
 
-``doc`` indexes ``docs`` of the same file.  ``text/<hash>.json``::
-
-    {"first": 12, "texts": ["plain text of ref 12", ...]}
+``doc`` indexes ``docs`` of the same file.
 
 Results are ordered by lunr score descending, ties by numeric ref ascending,
 on both sides.
@@ -53,11 +56,11 @@ on both sides.
 
 import json
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 
 SEARCH_DIR = "search"
 MANIFEST_NAME = "manifest.json"
-TEXT_DIR = "text"
+CHUNK_DIR = "chunks"
 
 # lunr fields, in this order, and their boosts.
 FIELDS = ("title", "heading", "body")
@@ -90,25 +93,27 @@ MAX_WORD_LENGTH = 64
 
 
 # Target sizes of the files a query fetches, in uncompressed bytes: a term
-# file is ~12 KB gzipped (its JSON of numbers compresses ~2.6x), a text file
-# about one passage.  Smaller term files would lengthen the manifest's list of
-# them, which every cold search reads (rust-rfcs: ~500 files).
+# file is ~12 KB gzipped (its JSON of numbers compresses ~2.6x).  Smaller term
+# files would lengthen the manifest's list of them, which every cold search
+# reads (rust-rfcs: ~500 files).
 TERMS_FILE_BYTES = 32_000
 DICTIONARY_FILE_BYTES = 48_000
-META_FILE_BYTES = 8_000
-TEXT_FILE_BYTES = 2_000
+# Chunks per chunk file (a chunk's text is ~400 bytes: a file is ~2 KB) and
+# chunk files per content hash in the manifest (rust-rfcs: ~190 hashes).
+CHUNKS_PER_FILE = 4
+CHUNK_FILES_PER_GROUP = 24
 
 TERMS_KIND = "terms"
 DICTIONARY_KIND = "dict"
-META_KIND = "meta"
 
 
 def shard_name(kind: str, lang: str, digest: str) -> str:
     return f"{kind}.{lang}.{digest[:HASH_LENGTH]}.json"
 
 
-def text_name(digest: str) -> str:
-    return f"{TEXT_DIR}/{digest[:HASH_LENGTH]}.json"
+def chunk_file_name(group_hash: str, position: int) -> str:
+    return f"{CHUNK_DIR}/{group_hash}.{position}.json"
+
 
 
 def public_ref(doc_id: str, anchor: str) -> str:

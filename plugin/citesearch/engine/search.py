@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import bisect
 import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from . import analyzer, contract, quote
-from .shards import ShardedIndex, run as run_sharded
+from .shards import ShardedIndex, chunk_file, run as run_sharded
 from ..errors import UsageError
 
 
@@ -45,16 +44,13 @@ class Shard:
         self.lang = lang
         self.read = read
         self.index = ShardedIndex(entry, fields, read)
-        self.meta_firsts = [first for first, _ in entry["meta"]]
-        self.meta_names = [name for _, name in entry["meta"]]
+        self.chunks = entry["chunks"]
 
     def chunk(self, ref: int) -> tuple[list, list, str]:
         """``(doc, chunk, text)`` of a ref: ``[id, title, url]``, ``[doc, anchor, heading]``."""
-        meta = self.read(self.meta_names[bisect.bisect_right(self.meta_firsts, ref) - 1])
-        row = meta["chunks"][ref - meta["first"]]
-        text_firsts = [first for first, _ in meta["texts"]]
-        texts = self.read(meta["texts"][bisect.bisect_right(text_firsts, ref) - 1][1])
-        return meta["docs"][row[0]], row, texts["texts"][ref - texts["first"]]
+        data = self.read(chunk_file(self.chunks, ref))
+        row = data["chunks"][ref - data["first"]]
+        return data["docs"][row[0]], row[:3], row[3]
 
 
 class SiteSearch:

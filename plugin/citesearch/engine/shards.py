@@ -15,7 +15,7 @@ from typing import Callable, Iterable
 import lunr
 from lunr.index import Index
 
-from . import query
+from . import contract, query
 
 Load = Callable[[str], dict]  # search-relative file name -> parsed JSON
 
@@ -43,6 +43,12 @@ def within_one_edit(a: str, b: str) -> bool:
     if len(a) == len(b):
         return a[1:] == b[1:] or (len(a) >= 2 and a[0] == b[1] and a[1] == b[0] and a[2:] == b[2:])
     return a[1:] == b if len(a) > len(b) else b[1:] == a
+
+
+def chunk_file(chunks: dict, ref: int) -> str:
+    """The chunk file of ``ref``, from a language's ``chunks`` manifest entry."""
+    per_group = chunks["per_file"] * chunks["files_per_group"]
+    return contract.chunk_file_name(chunks["groups"][ref // per_group], ref % per_group // chunks["per_file"])
 
 
 class ShardedIndex:

@@ -76,7 +76,7 @@ def grouped(items: Sequence, sizes: Sequence[int], target: int) -> list[range]:
 
 
 def build_shard(lang: str, pages: Iterable[SearchPage]) -> LanguageShard:
-    """Term, dictionary, meta and text files of one language (see ``engine.contract``)."""
+    """Term, dictionary and chunk files of one language (see ``engine.contract``)."""
     pages = list(pages)
     chunks: list[Chunk] = []
     owners: list[SearchPage] = []
@@ -92,7 +92,7 @@ def build_shard(lang: str, pages: Iterable[SearchPage]) -> LanguageShard:
         "chunks_count": len(chunks),
         "terms": _term_files(lang, rows, files),
         "dictionary": _dictionary_files(lang, [row[0] for row in rows], files),
-        "meta": _meta_files(lang, chunks, owners, files),
+        "chunks": _chunk_files(chunks, owners, files),
     }
     return LanguageShard(lang, files, entry)
 
@@ -127,28 +127,33 @@ def _dictionary_files(lang: str, terms: list[str], files: dict[str, bytes]) -> l
     return listing
 
 
-def _meta_files(lang: str, chunks: list[Chunk], owners: list[SearchPage], files: dict[str, bytes]) -> list[list]:
-    """Documents and chunks by ref range, each with the text files of its refs."""
-    sizes = [len(c.anchor) + sum(len(h) for h in c.heading_path) + 16 for c in chunks]
-    listing = []
-    for group in grouped(chunks, sizes, contract.META_FILE_BYTES):
-        docs: dict[int, int] = {}  # id(page) -> position in this file's docs
-        doc_rows, chunk_rows = [], []
-        for ref in group:
-            page = owners[ref]
-            if id(page) not in docs:
-                docs[id(page)] = len(doc_rows)
-                doc_rows.append([page.doc_id, page.title, page.url])
-            chunk_rows.append([docs[id(page)], chunks[ref].anchor, list(chunks[ref].heading_path)])
-        texts = []
-        text_sizes = [len(chunks[ref].text.encode("utf-8")) for ref in group]
-        for part in grouped(group, text_sizes, contract.TEXT_FILE_BYTES):
-            refs = [group[i] for i in part]
-            body = {"first": refs[0], "texts": [chunks[ref].text for ref in refs]}
-            texts.append([refs[0], _add(files, contract.text_name, body)])
-        meta = {"first": group[0], "docs": doc_rows, "chunks": chunk_rows, "texts": texts}
-        listing.append([group[0], _add(files, lambda h: contract.shard_name(contract.META_KIND, lang, h), meta)])
-    return listing
+def _chunk_files(chunks: list[Chunk], owners: list[SearchPage], files: dict[str, bytes]) -> dict:
+    """Documents, anchors, headings and texts of the chunks, a few refs per file.
+
+    A ref's file follows from the ref alone (``shards.chunk_file``), so a
+    result's file is asked for as soon as the ref is known; one digest names
+    the files of a group of consecutive refs.
+    """
+    per_file, per_group = contract.CHUNKS_PER_FILE, contract.CHUNKS_PER_FILE * contract.CHUNK_FILES_PER_GROUP
+    groups = []
+    for group_first in range(0, len(chunks), per_group):
+        bodies = []
+        for first in range(group_first, min(group_first + per_group, len(chunks)), per_file):
+            docs: dict[int, int] = {}  # id(page) -> position in this file's docs
+            doc_rows, chunk_rows = [], []
+            for ref in range(first, min(first + per_file, len(chunks))):
+                page = owners[ref]
+                if id(page) not in docs:
+                    docs[id(page)] = len(doc_rows)
+                    doc_rows.append([page.doc_id, page.title, page.url])
+                chunk = chunks[ref]
+                chunk_rows.append([docs[id(page)], chunk.anchor, list(chunk.heading_path), chunk.text])
+            bodies.append(dumps({"first": first, "docs": doc_rows, "chunks": chunk_rows}))
+        name = digest(b"\0".join(bodies))[: contract.HASH_LENGTH]
+        for position, body in enumerate(bodies):
+            files[contract.chunk_file_name(name, position)] = body
+        groups.append(name)
+    return {"per_file": per_file, "files_per_group": contract.CHUNK_FILES_PER_GROUP, "groups": groups}
 
 
 def index_documents(pages: Sequence[ParsedDocument], default_lang: str, generator: dict) -> dict[str, bytes]:
