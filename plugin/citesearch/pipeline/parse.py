@@ -15,6 +15,7 @@ from typing import Sequence
 import markdown
 from markdown.extensions.toc import slugify_unicode
 
+from ..markdown_ext.blocks import BlockExtension
 from ..markdown_ext.chunk import ChunkExtension, ChunkResult
 from ..config import Config
 from ..errors import Problem
@@ -28,8 +29,8 @@ from ..markdown_ext import chunk as chunk_extension
 
 # What a parse result depends on besides its Document; the build cache keys on
 # it, so editing anything else (the theme, the analyzer) re-parses nothing.
-CACHE_MODULES = (__name__, "citesearch.markdown_ext.chunk", "citesearch.markdown_ext.inline", "citesearch.markdown_ext.links",
-                 "citesearch.markdown_ext.text", "citesearch.model", "citesearch.engine.contract")
+CACHE_MODULES = (__name__, "citesearch.markdown_ext.blocks", "citesearch.markdown_ext.chunk", "citesearch.markdown_ext.inline",
+                 "citesearch.markdown_ext.links", "citesearch.markdown_ext.text", "citesearch.model", "citesearch.engine.contract")
 
 
 def cache_inputs(config: Config) -> dict:
@@ -67,6 +68,7 @@ class Parser:
                 "admonition",
                 "attr_list",
                 InlineExtension(),  # the same inline patterns, skipping those that cannot match
+                BlockExtension(),  # the same block processors, skipping those that cannot apply
                 self.links,
                 ChunkExtension(budget=config.chunk_budget),
             ],

@@ -1,8 +1,9 @@
-"""The inline fast path: the same HTML, chunks and links as Python-Markdown's own inline processor."""
+"""The Markdown fast paths (inline patterns, block processors): the same HTML, chunks and links as Python-Markdown's own."""
 
 from __future__ import annotations
 
 import re
+import xml.etree.ElementTree as etree
 
 import markdown
 import pytest
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 from markdown.extensions.toc import slugify_unicode
 from markdown.inlinepatterns import InlineProcessor as InlinePattern
 
+from citesearch.markdown_ext.blocks import BlockExtension, can_apply_test
 from citesearch.markdown_ext.chunk import ChunkExtension
 from citesearch.markdown_ext.inline import InlineExtension, SkippingInlineProcessor, can_match_test
 from citesearch.markdown_ext.links import LinkExtension
@@ -22,16 +24,17 @@ PIECES = [
     "<http://x.y>", "<a@b.c>", "a@b.c", "[a]", "[a](b.md#c)", "[a](http://u 'T')", "[a][r]", "\n\n[r]: http://u\n",
     "![i](s.png)", "![i][r]", "<b>", "</b>", "<span class=\"x\">", "<!-- c -->", "<?p ?>", "<![CDATA[x]]>",
     "`co*de`", "*em*", "**st**", "_u_", "{: #i }", "# ", "\n## H ", "\n- ", "\n1. ", "> ", "\n!!! note\n    ",
-    "\n```\n", "\n    ", "|", "\n| a | b |\n|---|---|\n| c | d |\n", "\x02", "\x03",
+    "\n```\n", "\n    ", "|", "\n| a | b |\n|---|---|\n| c | d |\n", "\x02", "\x03", "\n---\n", "\n* * *\n", "\n___",
+    "-", "\n===\n", "\n> q", ">", "\n    - i", "]:", "[r]:", " [r]: <u> \"t\"\n", "\n\t", "|x|\n", "| a |\n| - |", "a|b\n-|-\n", "|-|",
 ]
 SOURCE = st.lists(st.sampled_from(PIECES), max_size=40).map("".join)
 
 
 def converter(fast: bool) -> markdown.Markdown:
-    """The Markdown configuration the build uses, with or without the fast path."""
+    """The Markdown configuration the build uses, with or without the fast paths."""
     return markdown.Markdown(
         extensions=["toc", "fenced_code", "tables", "admonition", "attr_list",
-                    *([InlineExtension()] if fast else []),
+                    *([InlineExtension(), BlockExtension()] if fast else []),
                     LinkExtension({"b.md": "b.html"}), ChunkExtension(budget=40)],
         extension_configs={"toc": {"slugify": slugify_unicode, "toc_depth": "2-3"}},
         output_format="html",
@@ -52,8 +55,13 @@ def test_the_fast_path_gives_what_python_markdown_gives(source):
     assert convert(FAST, source) == convert(SLOW, source)
 
 
-def test_the_build_uses_the_fast_path():
-    assert isinstance(FAST.treeprocessors["inline"], SkippingInlineProcessor)
+def test_the_build_uses_the_fast_paths():
+    from citesearch.config import Config
+    from citesearch.pipeline.parse import Parser
+
+    md = Parser(Config(), {}).md
+    assert isinstance(md.treeprocessors["inline"], SkippingInlineProcessor)
+    assert md.parser.parseBlocks.__func__ is FAST.parser.parseBlocks.__func__
     assert not isinstance(SLOW.treeprocessors["inline"], SkippingInlineProcessor)
 
 
@@ -63,7 +71,7 @@ def test_every_pattern_of_the_build_has_a_quick_test():
     assert missing == []
 
 
-PATTERN_TEXT = st.text(alphabet="`\\[]()!<>&;#:/@*_ \n\tax1?-=\"'", max_size=30) | SOURCE
+PATTERN_TEXT = st.text(alphabet="`\\[]()!<>&;#:/@*_ \n\tax1?-=\"'|", max_size=30) | SOURCE
 
 
 @pytest.mark.parametrize("name", [item.name for item in FAST.inlinePatterns._priority])
@@ -113,3 +121,44 @@ def test_patterns_without_a_quick_test_are_always_tried():
     assert can_match_test(md.inlinePatterns["percent"]) is None
     assert can_match_test(md.inlinePatterns["escape"]) is None
     assert ">a PERCENT b</p>" in convert(md, "a %% b")[0]
+
+
+BLOCK_PROCESSORS = [type(processor).__name__ for processor in FAST.parser.blockprocessors]
+
+
+def test_the_block_processors_that_search_whole_blocks_have_a_quick_test():
+    # Fails when Python-Markdown changes one of them: check it again, then update _CAN_APPLY.
+    quick = [type(processor).__name__ for processor in FAST.parser.blockprocessors if can_apply_test(processor)]
+    assert quick == ["TableProcessor", "HashHeaderProcessor", "HRProcessor", "BlockQuoteProcessor", "ReferenceProcessor"]
+
+
+@pytest.mark.parametrize("name", [name for name in BLOCK_PROCESSORS if name != "ReferenceProcessor"])
+@settings(max_examples=300, deadline=None)
+@given(block=PATTERN_TEXT)
+def test_a_block_processor_is_skipped_only_where_its_test_is_false(name, block):
+    processor = next(p for p in converter(True).parser.blockprocessors if type(p).__name__ == name)
+    can_apply = can_apply_test(processor)
+    if can_apply is not None and not can_apply(block):
+        assert not processor.test(etree.Element("div"), block)
+
+
+@settings(max_examples=300, deadline=None)
+@given(block=PATTERN_TEXT)
+def test_the_reference_processor_is_skipped_only_where_it_gives_the_block_back(block):
+    md = converter(True)
+    processor = next(p for p in md.parser.blockprocessors if type(p).__name__ == "ReferenceProcessor")
+    if not can_apply_test(processor)(block):
+        blocks = [block, "next"]
+        assert processor.run(etree.Element("div"), blocks) is False
+        assert blocks == [block, "next"] and md.references == {}
+
+
+def test_plain_paragraphs_ask_no_skippable_processor(monkeypatch):
+    asked = []
+    for processor in FAST.parser.blockprocessors:
+        if can_apply_test(processor):
+            monkeypatch.setattr(processor, "test", lambda parent, block, name=type(processor).__name__: asked.append(name))
+    convert(FAST, "A paragraph.\n\nAnother one, no marks.")
+    assert asked == []
+    convert(FAST, "# A heading\n\n> a quote")
+    assert {"HashHeaderProcessor", "BlockQuoteProcessor"} <= set(asked)
