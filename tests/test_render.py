@@ -56,3 +56,12 @@ def test_a_nav_at_the_limit_stays_flat(monkeypatch):
     pages = [page(i) for i in ("index", "about", "a/one", "a/two", "b/one", "b/two")]
     nav = [NavItem(p.title, p.doc.url, "en") for p in pages]
     assert len(nav_links(Renderer(Config(), theme_dir(), editor=False).page(pages[3], nav))) == 6
+
+
+def test_the_generated_front_page_lists_every_document_once():
+    pages = [page(i) for i in ("about", "a/one", "b/two")]
+    nav = [NavItem(p.title, p.doc.url, "en") for p in pages]
+    html = Renderer(Config(), theme_dir(), editor=False).home(nav).decode()
+    assert nav_links(html.encode()) == []
+    for item in nav:
+        assert html.count(f'href="{item.url}"') == 1, item.url
