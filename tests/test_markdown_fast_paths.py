@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 import xml.etree.ElementTree as etree
 
@@ -15,7 +16,9 @@ from markdown.inlinepatterns import InlineProcessor as InlinePattern
 from citesearch.markdown_ext.blocks import BlockExtension, can_apply_test
 from citesearch.markdown_ext.chunk import ChunkExtension
 from citesearch.markdown_ext.inline import InlineExtension, SkippingInlineProcessor, can_match_test
+from citesearch.markdown_ext import text as text_module
 from citesearch.markdown_ext.links import LinkExtension
+from citesearch.markdown_ext.text import html_text, normalise, parsed_html_text
 
 # Pieces that start, end or break inline matches, so generated text hits every pattern and its edges.
 PIECES = [
@@ -162,3 +165,36 @@ def test_plain_paragraphs_ask_no_skippable_processor(monkeypatch):
     assert asked == []
     convert(FAST, "# A heading\n\n> a quote")
     assert {"HashHeaderProcessor", "BlockQuoteProcessor"} <= set(asked)
+
+
+# --- plain text of stashed code blocks, and whitespace normalising -------------------------------
+
+CODE = st.text(alphabet="ab <>&;#x\"'\n\t\u2029é", max_size=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(code=CODE, language=st.sampled_from(["", "rust", "c++", "a-b"]), attributes=st.sampled_from(["", ' id="i"', ' class="x y"']))
+def test_a_stashed_code_block_reads_as_the_html_parser_reads_it(code, language, attributes):
+    md = markdown.Markdown(extensions=["fenced_code", "attr_list"])
+    fence = "```" + ("{ ." + language + attributes.replace(' id="i"', " #i").replace(' class="x y"', " .x") + " }" if attributes else language)
+    md.convert(f"{fence}\n{code}\n```\n")
+    for raw in md.htmlStash.rawHtmlBlocks:
+        assert html_text(raw) == parsed_html_text(raw)
+    for raw in [f'<pre{attributes}><code class="language-{language}">{html.escape(code)}</code></pre>',
+                f"<pre><code{attributes}>{code}</code></pre>", f"<pre><code>{code}</code></pre>\n"]:
+        assert html_text(raw) == parsed_html_text(raw)
+
+
+def test_code_blocks_skip_the_html_parser(monkeypatch):
+    monkeypatch.setattr(text_module, "parsed_html_text", lambda raw: pytest.fail(raw))
+    assert html_text('<pre class="p"><code class="language-rust">a &lt; b &amp;&amp; c\n</code></pre>') == "\u2029a < b && c\n\u2029"
+
+
+def slow_normalise(text: str) -> str:
+    lines = (" ".join(part.split()) for part in text.split("\u2029"))
+    return "\n".join(line for line in lines if line)
+
+
+@given(st.text(alphabet=" \t\n\u2029\u00a0\u3000ab", max_size=40))
+def test_normalise_is_the_line_by_line_rule(text):
+    assert normalise(text) == slow_normalise(text)

@@ -44,9 +44,22 @@ def can_apply_test(processor: blockprocessors.BlockProcessor) -> Callable[[str],
     return _CAN_APPLY.get((type(processor), getattr(regex, "pattern", None)))
 
 
+def _parse_document(self: blockparser.BlockParser, lines: list[str]):
+    # The processors to try, found once per document (parseBlocks runs once per nested block).
+    self.citesearch_tries = _tries(self)
+    try:
+        return blockparser.BlockParser.parseDocument(self, lines)
+    finally:
+        del self.citesearch_tries
+
+
+def _tries(parser: blockparser.BlockParser) -> list[tuple[blockprocessors.BlockProcessor, Callable[[str], bool] | None]]:
+    return [(processor, can_apply_test(processor)) for processor in parser.blockprocessors]
+
+
 def _parse_blocks(self: blockparser.BlockParser, parent, blocks: list[str]) -> None:
     # BlockParser.parseBlocks, plus the ``can_apply`` test before asking each processor.
-    tries = [(processor, can_apply_test(processor)) for processor in self.blockprocessors]
+    tries = getattr(self, "citesearch_tries", None) or _tries(self)
     while blocks:
         for processor, can_apply in tries:
             if can_apply is not None and not can_apply(blocks[0]):
@@ -60,4 +73,5 @@ class BlockExtension(Extension):
     """Python-Markdown extension: the same block parsing, faster (see the module's docstring)."""
 
     def extendMarkdown(self, md: Markdown) -> None:
+        md.parser.parseDocument = types.MethodType(_parse_document, md.parser)
         md.parser.parseBlocks = types.MethodType(_parse_blocks, md.parser)

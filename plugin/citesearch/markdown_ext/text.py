@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+from html import unescape
 import re
 import xml.etree.ElementTree as etree
 from html.parser import HTMLParser
@@ -26,8 +27,9 @@ _SKIP_TAGS = frozenset(("script", "style", "template"))
 
 def normalise(text: str) -> str:
     """Collapse whitespace to one space, and block boundaries to one line break."""
-    lines = (" ".join(part.split()) for part in text.split(_BREAK))
-    return "\n".join(line for line in lines if line)
+    if _BREAK not in text:
+        return " ".join(text.split())
+    return "\n".join(filter(None, [" ".join(part.split()) for part in text.split(_BREAK)]))
 
 
 def element_text(element: etree.Element, stash: list) -> str:
@@ -37,23 +39,30 @@ def element_text(element: etree.Element, stash: list) -> str:
     return normalise("".join(parts))
 
 
+_SEPARATORS = {**{tag: " " for tag in SPACE_TAGS}, **{tag: _BREAK for tag in BLOCK_TAGS}}
+
+
 def _collect(element: etree.Element, stash: list, parts: list[str]) -> None:
-    tag = element.tag if isinstance(element.tag, str) else ""
+    # Runs on every element of every page: placeholders are looked for before calling resolve().
+    tag = element.tag
+    tail = element.tail
     if tag in _SKIP_TAGS:
-        if element.tail:
-            parts.append(resolve(element.tail, stash))
+        if tail:
+            parts.append(resolve(tail, stash) if "\x02" in tail else tail)
         return
-    separator = _BREAK if tag in BLOCK_TAGS else " " if tag in SPACE_TAGS else ""
+    separator = _SEPARATORS.get(tag, "") if isinstance(tag, str) else ""
     parts.append(separator)
-    if element.text:
-        text = resolve(element.text, stash)
+    text = element.text
+    if text:
+        if "\x02" in text:
+            text = resolve(text, stash)
         # Markdown stores code spans already HTML-escaped (&lt;); readers see "<".
         parts.append(html.unescape(text) if tag == "code" else text)
     for child in element:
         _collect(child, stash, parts)
     parts.append(separator)
-    if element.tail:
-        parts.append(resolve(element.tail, stash))
+    if tail:
+        parts.append(resolve(tail, stash) if "\x02" in tail else tail)
 
 
 _MAX_STASH_DEPTH = 8
@@ -113,10 +122,21 @@ class _TextExtractor(HTMLParser):
             self.parts.append(data)
 
 
+# A fenced code block as Python-Markdown stashes it: its text has no tag, its attributes are plain.
+_CODE_BLOCK = re.compile(r'<pre(?: [a-z-]+="[^"<>&]*")*><code(?: [a-z-]+="[^"<>&]*")*>([^<]*)</code></pre>')
+
+
 def html_text(html: str) -> str:
     """Text of an HTML fragment: tags dropped, entities decoded, scripts skipped."""
     if "<" not in html and "&" not in html:
         return html
+    code = _CODE_BLOCK.fullmatch(html)
+    if code:  # most stashed fragments: what the parser below gives, without running it
+        return _BREAK + unescape(code.group(1)) + _BREAK
+    return parsed_html_text(html)
+
+
+def parsed_html_text(html: str) -> str:
     parser = _TextExtractor()
     parser.feed(html)
     parser.close()
