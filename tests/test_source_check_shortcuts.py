@@ -43,8 +43,22 @@ def test_nesting_shortcut_finds_what_the_line_walk_finds(lines):
     body = "\n".join(lines)
     fast = limits.nesting_problem(body, 1, "a.md")
     never = re.compile("(?!)")  # no shortcut: every line walked
-    with _patched(limits, _DEEP_QUOTES=re.compile(""), _DEEP_INDENT=never):
+    with _patched(limits, _DEEP_LINE_FIRST=re.compile(""), _DEEP_LINE_NEXT=never):
         assert limits.nesting_problem(body, 1, "a.md") == fast
+
+
+_deep_pieces = st.builds(
+    lambda marker, count: marker * count,
+    st.sampled_from([">", " >", "\t>", " ", "\t", "x"]), st.sampled_from([0, 1, 4, 100, 101, 102, 404]),
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.lists(_deep_pieces, max_size=3).map("".join), max_size=4), st.sampled_from(["\n", "\r\n", "\n\n"]))
+def test_deep_lines_are_found_where_multiline_caret_finds_them(lines, newline):
+    body = newline.join(lines)
+    caret = re.compile(r"^[ \t]{101,}", re.MULTILINE).search(body) or re.compile(r"^(?:[ \t]*>){101}", re.MULTILINE).search(body)
+    assert limits._has_deep_line(body) == bool(caret)
 
 
 @contextlib.contextmanager
