@@ -11,17 +11,19 @@ import string
 from collections import Counter
 from pathlib import Path
 
+import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from citesearch import build
+from citesearch.cache import search_cache
 from citesearch.config import Config
 from citesearch.engine import analyzer
 from citesearch.model import Document
-from citesearch.pipeline import parse
+from citesearch.pipeline import lunr_index, parse
 from citesearch.pipeline.load import load_documents
-from citesearch.pipeline.lunr_index import counted, field_counts, field_terms
+from citesearch.pipeline.lunr_index import counted, field_counts, field_terms, term_rows_from_counts
 from conftest import BASIC_SITE
 
 _text = st.one_of(st.text(alphabet=string.ascii_letters + " .-_", max_size=80), st.text(max_size=40))
@@ -43,6 +45,23 @@ def test_a_chunks_counts_are_those_of_its_analysed_terms(title, heading, text):
     assert field_counts(title, heading, text) == expected
     assert field_counts(title, heading, text, cache_text=False) == expected
     assert expected[2] == counted(analyzer.analyze(text))
+
+
+_terms = st.lists(st.sampled_from(["a", "b", "ab", "z", "é", "\uff5e", "\U0001f600", "data", "x1"]), max_size=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(_terms, _terms, _terms), min_size=1, max_size=30))
+def test_weights_without_numpy_are_those_with_numpy(documents):
+    counts = [tuple(map(counted, document)) for document in documents]
+    expected = term_rows_from_counts(counts, numpy_from=10**9)
+    assert term_rows_from_counts(counts, numpy_from=0) == expected
+    batch = lunr_index._BATCH
+    lunr_index._BATCH = 3  # many batches, some terms longer than one
+    try:
+        assert term_rows_from_counts(counts, numpy_from=0) == expected
+    finally:
+        lunr_index._BATCH = batch
 
 
 def _parsed(monkeypatch, parallel: bool):
@@ -103,3 +122,19 @@ def test_a_worker_sends_back_no_document(monkeypatch):
     monkeypatch.setattr(parse, "_worker_documents", documents)
     fields = parse._parse_in_worker(0)  # what goes back through the pipe
     assert not any(isinstance(value, Document) or value == documents[0].body for value in fields)
+
+
+_names = st.text(min_size=1, max_size=12)
+_json_texts = st.lists(st.text(max_size=20), max_size=4).map(lambda texts: orjson.dumps(texts))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(_names, _json_texts, max_size=6))
+def test_the_search_memo_written_file_by_file_is_the_memo_as_one_json(files):
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        search_cache.save(Path(folder), "k" * 64, files)
+        written = (Path(folder) / search_cache.MEMO).read_bytes()
+        assert written == orjson.dumps({"key": "k" * 64, "files": {name: data.decode() for name, data in files.items()}})
+        assert search_cache.load(Path(folder), "k" * 64) == files

@@ -451,6 +451,9 @@ def _sqlite_failing(monkeypatch, statement: str, error: str) -> None:
 def _memo_disk_full(monkeypatch, site: Path) -> None:
     for method in ("write_text", "write_bytes"):
         monkeypatch.setattr(pathlib.Path, method, _failing_in(for_output(site), getattr(pathlib.Path, method)))
+    real_open = pathlib.Path.open
+    failing_open = _failing_in(for_output(site), real_open)  # the memo is written file by file
+    monkeypatch.setattr(pathlib.Path, "open", lambda self, mode="r", *a, **k: (failing_open if "w" in mode else real_open)(self, mode, *a, **k))
 
 
 def _failing_in(folder: Path, real):

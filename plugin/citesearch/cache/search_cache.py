@@ -52,12 +52,21 @@ def load(folder: Path, key: str) -> dict[str, bytes] | None:
 
 
 def save(folder: Path, key: str, files: dict[str, bytes]) -> None:
-    """Atomically: a concurrent build reads the old memo or the new one, never half of one."""
+    """Atomically: a concurrent build reads the old memo or the new one, never half of one.
+
+    Written file by file, the same bytes as ``orjson.dumps({"key": key, "files":
+    {name: text}})``: the whole memo as one string (four bytes a character once
+    a text has an emoji) and its JSON was the peak of a build's memory.
+    """
     path = folder / MEMO
     partial = path.with_suffix(f".tmp-{os.getpid()}")
-    memo = {"key": key, "files": {name: data.decode("utf-8") for name, data in files.items()}}
     try:
-        partial.write_bytes(orjson.dumps(memo))
+        with partial.open("wb") as memo:
+            memo.write(f"{_KEY_PREFIX}{key}\",\"files\":{{".encode())
+            for n, (name, data) in enumerate(files.items()):
+                memo.write(b"," if n else b"")
+                memo.write(orjson.dumps(name) + b":" + orjson.dumps(data.decode("utf-8")))
+            memo.write(b"}}")
         os.replace(partial, path)
     finally:
         partial.unlink(missing_ok=True)

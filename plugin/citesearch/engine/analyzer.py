@@ -222,6 +222,29 @@ def words(text: str) -> list[Word]:
 
 
 _ASCII_PIECE = re.compile(r"[a-z0-9]+")  # _piece_pattern's pieces of lowercase ASCII text
+_WORD_CHAR = re.compile(r"[^\W_]")  # what a piece is made of
+
+
+class _Separators(dict):
+    """code point → " " for a character that can only separate words, else the
+    character itself; for ``str.translate``, filled lazily.
+
+    Such a character is no combining mark (marks may join the letters around
+    them), and its folded form (step 1) is not empty and has neither a letter
+    or digit nor a mark: every piece ends before it, as at a space.  Emoji,
+    dashes, quotes and the ``›`` of heading paths are most of the non-ASCII
+    characters of English docs.
+    """
+
+    def __missing__(self, code_point: int) -> str:
+        char = chr(code_point)
+        folded = _fold_segment(char)
+        separates = not _is_mark(char) and folded and not _WORD_CHAR.search(folded) and not _marks().search(folded)
+        result = self[code_point] = " " if separates else char
+        return result
+
+
+_SEPARATORS = _Separators()
 
 
 def analyze(text: str) -> list[str]:
@@ -230,6 +253,14 @@ def analyze(text: str) -> list[str]:
     The same as the terms of :func:`words`, without building the words (the
     build analyses every chunk).
     """
+    if not text.isascii():
+        spaced = text.translate(_SEPARATORS)
+        if "\ufe0f" in spaced:
+            # The emoji presentation selector, a mark, after a separator (✏️):
+            # it composes with nothing, so the pair separates like the first alone.
+            spaced = spaced.replace(" \ufe0f", " ")
+        if spaced.isascii():  # ASCII words between separators: the same pieces
+            text = spaced
     if text.isascii():
         # Steps 1 and 2 on ASCII: lower(), then runs of letters and digits, all
         # "other" pieces; most chunks of English docs, in a fifth of the time.

@@ -16,8 +16,6 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Sequence
 
-import lunr
-
 from ..engine import analyzer, contract
 from ..model import Chunk
 
@@ -182,6 +180,8 @@ def build_from_counts(documents: Sequence[FieldCounts]) -> dict:
                 "_index": weighing.term_index[term]}]
         for term in weighing.in_lunr_order()
     ]
+    import lunr  # only for its version: builds use term_rows_from_counts
+
     return {
         "version": lunr.__TARGET_JS_VERSION__,
         "fields": list(fields),
@@ -196,16 +196,20 @@ def term_rows_from_terms(documents: Sequence[FieldTerms]) -> list[list]:
     return term_rows_from_counts([tuple(map(counted, document)) for document in documents])
 
 
-def term_rows_from_counts(documents: Sequence[FieldCounts]) -> list[list]:
+# From this many postings on, the weights are computed with numpy: below it,
+# Python is as fast as importing numpy, which adds ~12 MB to a build's memory.
+NUMPY_MIN_POSTINGS = 200_000
+
+
+def term_rows_from_counts(documents: Sequence[FieldCounts], *, numpy_from: int | None = None) -> list[list]:
     """``build_term_rows`` of documents given as their field term counts.
 
     One pass counts the terms; then the weights of each field (a million of
-    them on rust-rfcs) are computed in one numpy pass: the same float
-    operations in the same order as ``_weight``, and the same rounding
-    (``rounded``).  Only idf is computed in Python, once per document count.
+    them on rust-rfcs) are computed field by field, with numpy when there are
+    at least ``numpy_from`` postings (default ``NUMPY_MIN_POSTINGS``): the same
+    float operations in the same order as ``_weight`` either way, and the same
+    rounding (``rounded``).  Only idf is computed in Python, once per document count.
     """
-    import numpy  # only builds that index pay for the import
-
     if not documents:
         return []
     postings = [_FieldPostings(len(documents)) for _ in contract.FIELDS]
@@ -216,15 +220,21 @@ def term_rows_from_counts(documents: Sequence[FieldCounts]) -> list[list]:
                 first_seen.update(dict.fromkeys(distinct))  # keeps each term's first position
                 field.add(i, distinct, numbers)
     term_index = {term: n for n, term in enumerate(first_seen)}
+    with_numpy = sum(len(field.terms) for field in postings) >= (NUMPY_MIN_POSTINGS if numpy_from is None else numpy_from)
+    with_term = [0] * len(term_index)  # documents with the term, a document once per field
     for field in postings:
-        field.number(term_index)
-    with_term = sum(numpy.bincount(field.ids, minlength=len(term_index)) for field in postings).tolist()
+        field.number(term_index, with_numpy)
+        for t, count in field.documents_by_term(len(term_index)):
+            with_term[t] += count
     idf_of = {count: _idf(count, len(documents)) for count in set(with_term)}
-    idf = numpy.array([idf_of[count] for count in with_term], dtype=numpy.float64)
+    idf = [idf_of[count] for count in with_term]
     by_index = [[term, t] for term, t in term_index.items()]
     refs = list(range(len(documents)))  # one int object per ref, shared by every posting
     for f, field in enumerate(postings):
-        field.append_to(by_index, refs, idf, _boost(f))
+        if with_numpy:
+            field.append_to(by_index, refs, idf, _boost(f))
+        else:
+            field.append_in_python(by_index, idf, _boost(f))
         postings[f] = None  # its arrays are no longer needed: keep the peak down
     return [by_index[term_index[term]] for term in in_utf16_order(term_index)]  # lunr.js's order
 
@@ -260,17 +270,45 @@ class _FieldPostings:
         self.refs += [ref] * len(distinct)
         self.lengths[ref] = sum(numbers)
 
-    def number(self, term_index: dict[str, int]) -> None:
-        """Terms to term indices, and every list to an array (a tenth of the memory)."""
+    def number(self, term_index: dict[str, int], with_numpy: bool) -> None:
+        """Terms to term indices; with numpy, every list to an array (a tenth of the memory)."""
+        if not with_numpy:
+            self.ids = list(map(term_index.__getitem__, self.terms))
+            self.terms = []
+            return
+        import numpy  # only large indexes pay for the import
+
+        self.ids = numpy.fromiter(map(term_index.__getitem__, self.terms), dtype=numpy.int32, count=len(self.terms))
+        self.terms = []
+        self.counts = numpy.array(self.counts, dtype=numpy.int32)  # int32 + float64 is float64: the same weights
+        self.refs = numpy.array(self.refs, dtype=numpy.int32)
+
+    def documents_by_term(self, terms: int) -> Iterable[tuple[int, int]]:
+        """(term index, how many documents have it in this field), once numbered."""
+        if isinstance(self.ids, list):
+            return Counter(self.ids).items()
         import numpy
 
-        self.ids = numpy.fromiter(map(term_index.__getitem__, self.terms), dtype=numpy.int64, count=len(self.terms))
-        self.counts = numpy.array(self.counts, dtype=numpy.float64)
-        self.refs = numpy.array(self.refs, dtype=numpy.int64)
-        self.terms = []
+        return enumerate(numpy.bincount(self.ids, minlength=terms).tolist())
 
-    def append_to(self, rows: list[list], refs: list[int], idf, boost: float) -> None:
-        """Append ``[ref, weight, ...]`` of this field to each row (rows by term index)."""
+    def append_in_python(self, rows: list[list], idf: list[float], boost: float) -> None:
+        """``append_to`` without numpy: ``_weight`` of each posting."""
+        flats: list[list] = [[] for _ in rows]
+        if self.ids:
+            average = sum(self.lengths) / len(self.lengths)
+            norms = [K1 * (1 - B + B * (length / average)) for length in self.lengths]  # as _Weighing.norm
+            for t, ref, tf in zip(self.ids, self.refs, self.counts):
+                flats[t] += (ref, _weight(idf[t], tf, norms[ref], boost))  # refs ascend: documents came in order
+        for row, flat in zip(rows, flats):
+            row.append(flat)
+
+    def append_to(self, rows: list[list], refs: list[int], idf: list[float], boost: float) -> None:
+        """Append ``[ref, weight, ...]`` of this field to each row (rows by term index).
+
+        The postings are sorted by term once, then weighed and turned into
+        Python lists a batch of terms at a time: all at once, the temporary
+        arrays and lists were a third of a large build's peak memory.
+        """
         import numpy
 
         if not len(self.counts):
@@ -279,18 +317,32 @@ class _FieldPostings:
             return
         average = sum(self.lengths) / len(self.lengths)
         norms = K1 * (1 - B + B * (numpy.array(self.lengths, dtype=numpy.float64) / average))  # as _Weighing.norm
-        tf = self.counts
-        weights = rounded(idf[self.ids] * ((K1 + 1) * tf) / (norms[self.refs] + tf) * boost)
+        idf_array = numpy.array(idf, dtype=numpy.float64)
         by_term = numpy.argsort(self.ids, kind="stable")  # stable: refs stay ascending within a term
-        distinct, which = numpy.unique(weights[by_term], return_inverse=True)
-        floats = distinct.tolist()  # one float object per distinct weight, shared
-        flat: list = [0] * (2 * len(by_term))
-        flat[0::2] = map(refs.__getitem__, self.refs[by_term].tolist())
-        flat[1::2] = map(floats.__getitem__, which.tolist())
-        bounds = numpy.zeros(len(rows) + 1, dtype=numpy.int64)
-        numpy.cumsum(numpy.bincount(self.ids, minlength=len(rows)) * 2, out=bounds[1:])
-        for row, start, end in zip(rows, bounds.tolist(), bounds[1:].tolist()):
-            row.append(flat[start:end])
+        ids, tf, documents = self.ids[by_term], self.counts[by_term], self.refs[by_term]
+        self.ids = self.counts = self.refs = None
+        del by_term
+        starts = numpy.zeros(len(rows) + 1, dtype=numpy.int64)
+        numpy.cumsum(numpy.bincount(ids, minlength=len(rows)), out=starts[1:])
+        floats: dict[float, float] = {}  # one float object per distinct weight, shared
+        first = 0
+        while first < len(rows):
+            # Terms [first, last) hold about _BATCH postings (one term may hold more).
+            last = max(first + 1, int(numpy.searchsorted(starts, starts[first] + _BATCH, side="right")) - 1)
+            lo, hi = int(starts[first]), int(starts[last])
+            part = slice(lo, hi)
+            weights = rounded(idf_array[ids[part]] * ((K1 + 1) * tf[part]) / (norms[documents[part]] + tf[part]) * boost)
+            flat: list = [0] * (2 * (hi - lo))
+            flat[0::2] = map(refs.__getitem__, documents[part].tolist())
+            listed = weights.tolist()
+            flat[1::2] = map(floats.setdefault, listed, listed)
+            bounds = (starts[first:last + 1] - lo) * 2
+            for row, start, end in zip(rows[first:last], bounds.tolist(), bounds[1:].tolist()):
+                row.append(flat[start:end])
+            first = last
+
+
+_BATCH = 1 << 16
 
 
 def rounded(values):
