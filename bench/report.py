@@ -141,9 +141,10 @@ larger); *vs cs*: ratio to the citesearch cold build of the same corpus.
 `search/search_index.json`, Pagefind `pagefind/{index,fragment}/*`, `*.pf_meta`,
 `pagefind-entry.json`), raw and gzip -6; *search code gz*: the JS/wasm/CSS the
 search needs, gzip. *cold ms*: fresh browser context, navigation start until the
-first result link of the first query is on the page; *from typing*: the same
-load from the first keystroke (the page parsed: Pagefind opens a bare search
-page, citesearch and MkDocs a page of the corpus with its nav); *cold bytes*:
+first result link of the first query is on the page (citesearch opens its home
+page, MkDocs and Pagefind the same MkDocs-built page, for Pagefind with its
+default UI added as its docs say); *from typing*: the same load from the first
+keystroke (the page parsed); *cold bytes*:
 everything the server sent until then (headers included, uncompressed; in brackets what a gzip
 server would send), *of which search*: only index and search code requests.
 *cold ms slow* / *slow bytes*: the same cold load under Chromium's network
