@@ -67,3 +67,21 @@ def test_smoke_in_the_browser_measures_the_widget(tmp_path):
     assert row["cold_bytes"] >= row["cold_search_bytes"] > 0
     assert row["warm_ms"] is not None
     assert hits(row["doc_heading"])[0] >= 1, row
+
+
+def test_pagefind_ui_is_added_to_a_mkdocs_page_as_its_docs_say(monkeypatch):
+    monkeypatch.syspath_prepend(str(REPO / "bench"))
+    from systems import add_pagefind_ui
+
+    page = ('<html><head><title>t</title>\n</head><body><nav>x</nav>\n'
+            '<div class="col-md-9" role="main">\n<h1>Home</h1></div></body></html>')
+    added = add_pagefind_ui(page, "../pagefind/")
+    head, body = added.split("</head>")
+    assert '<link href="../pagefind/pagefind-ui.css" rel="stylesheet">' in head
+    assert '<script src="../pagefind/pagefind-ui.js"></script>' in head
+    main = body.split('role="main">', 1)[1]
+    assert main.lstrip().startswith('<div id="search"></div>') and "new PagefindUI" in main
+    assert main.index("new PagefindUI") < main.index("<h1>Home</h1>")
+    assert add_pagefind_ui(added, "../pagefind/") == added
+    with pytest.raises(ValueError):
+        add_pagefind_ui("<html><body>no main</body></html>", "pagefind/")
