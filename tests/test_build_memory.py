@@ -138,3 +138,71 @@ def test_the_search_memo_written_file_by_file_is_the_memo_as_one_json(files):
         written = (Path(folder) / search_cache.MEMO).read_bytes()
         assert written == orjson.dumps({"key": "k" * 64, "files": {name: data.decode() for name, data in files.items()}})
         assert search_cache.load(Path(folder), "k" * 64) == files
+
+
+@pytest.fixture
+def render_in_child(monkeypatch):
+    """Builds of any size render their pages in a forked process, beside the search files."""
+    from citesearch.pipeline import write
+
+    monkeypatch.setattr(parse, "PARALLEL_MIN_DOCUMENTS", 1)
+    monkeypatch.setattr(parse.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(parse.threading, "active_count", lambda: 1)  # other tests' servers
+    forks = []
+    real = write.StagedSite.fill_in_child
+    monkeypatch.setattr(write.StagedSite, "fill_in_child", lambda self, fill: forks.append(1) or real(self, fill))
+    return forks
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_pages_rendered_in_a_child_process_give_the_same_site(tmp_path: Path, render_in_child):
+    alone = build(BASIC_SITE, tmp_path / "one", no_cache=True)
+    assert render_in_child, "the pages were rendered in a forked process"
+    render_in_child.clear()
+    import citesearch.pipeline.parse
+
+    with pytest.MonkeyPatch.context() as serial:
+        serial.setattr(citesearch.pipeline.parse, "PARALLEL_MIN_DOCUMENTS", 10**9)
+        here = build(BASIC_SITE, tmp_path / "two", no_cache=True)
+    assert not render_in_child
+    assert _tree(tmp_path / "one") == _tree(tmp_path / "two")
+    assert (alone.files, alone.index_bytes) == (here.files, here.index_bytes)
+
+
+def test_a_template_error_in_the_rendering_process_is_the_same_content_error(tmp_path: Path, render_in_child):
+    import shutil
+
+    from citesearch import ContentError
+    from citesearch.pipeline.render import theme_dir
+
+    theme = tmp_path / "theme"
+    shutil.copytree(theme_dir(), theme)
+    (theme / "templates" / "page.html").write_text("<html>\n\n{{ no_such_variable }}\n", encoding="utf-8")
+    with pytest.raises(ContentError) as caught:
+        build(BASIC_SITE, tmp_path / "site", theme=theme, no_cache=True)
+    assert render_in_child
+    assert [str(p) for p in caught.value.problems] == [f"{theme}/templates/page.html:3: template error: 'no_such_variable' is undefined"]
+    assert [p.name for p in tmp_path.iterdir()] == ["theme"] or sorted(p.name for p in tmp_path.iterdir()) == ["site.cache", "theme"]
+
+
+def test_a_disk_failing_under_the_rendering_process_is_one_message_and_no_site(tmp_path: Path, render_in_child, monkeypatch):
+    import errno
+    import pathlib
+
+    from citesearch import UsageError
+
+    real_write = pathlib.Path.write_bytes
+
+    def write_bytes(self, data):
+        if self.name == "404.html":
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_write(self, data)
+
+    monkeypatch.setattr(pathlib.Path, "write_bytes", write_bytes)
+    with pytest.raises(UsageError, match="cannot write the site to .*site: No space left on device; nothing was replaced"):
+        build(BASIC_SITE, tmp_path / "site", no_cache=True)
+    assert render_in_child
+    assert not (tmp_path / "site").exists() and not list(tmp_path.glob(".site.*"))

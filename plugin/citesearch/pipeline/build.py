@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ctypes
+import os
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -17,8 +18,8 @@ from .index import index_documents
 from .load import load_documents
 from ..model import EDITOR, PUBLIC, Document, ParsedDocument
 from ..progress import Progress
+from . import parse as parsing
 from .parse import DocumentTooComplex, Parser
-from .render import Renderer, build_nav, sitemap, theme_dir
 from .output_folder import check_output_folder
 from .write import StagedSite
 
@@ -69,7 +70,6 @@ def assemble(
     """
     if role not in ROLES:
         raise UsageError(f"unknown role '{role}' (choose public or editor)")
-    theme = theme or theme_dir()
     loaded = load_documents(content_dir, config)
     errors = list(loaded.errors)
     warnings = list(loaded.warnings)
@@ -97,45 +97,77 @@ def assemble(
     if errors:
         return Assembled({}, tuple(pages), tuple(sorted(warnings)), tuple(sorted(errors)))
 
-    renderer = Renderer(config, theme, editor=role == EDITOR, extra_head=extra_head)
+    from .render import Renderer, build_nav, sitemap  # Jinja: imported after the parse workers are forked
+
+    renderer = Renderer(config, theme or theme_dir(), editor=role == EDITOR, extra_head=extra_head)
+    nav = build_nav(pages, config)
+    site_paths = [p.doc.url for p in pages]
+    site_paths += [name for name in ("index.html", "404.html") if name not in site_paths]
+    site_paths += [*sorted(redirects), "sitemap.xml", *(f"assets/{name}" for name in renderer.assets.files)]
+    files = {} if files is None else files
+
+    def render(into: MutableMapping[str, bytes | Path]) -> None:
+        for page in pages:
+            into[page.doc.url] = renderer.page(page, nav)
+        if "index.html" not in into:
+            into["index.html"] = renderer.home(nav)
+        if "404.html" not in into:
+            into["404.html"] = renderer.not_found()
+        for path, page in sorted(redirects.items()):
+            into[path] = renderer.redirect(path, page.doc.url, page.title)
+        into["sitemap.xml"] = sitemap(sorted(p.doc.url for p in pages), config.base_url)
+        for name, source in renderer.assets.files.items():
+            into[f"assets/{name}"] = source
+
+    # Pages are rendered while the search files are made, unless their paths
+    # clash: a clash is a content error, found before the first file is written.
+    # (A page never clashes with a search file: .html pages, search/ files.)
+    rendered: Callable[[bool], None] | None = None
+    if not _clashes(site_paths, pages, redirects, loaded.assets)[0]:
+        if isinstance(files, StagedSite) and len(pages) >= parsing.PARALLEL_MIN_DOCUMENTS and _two_cores():
+            rendered = files.fill_in_child(render)  # on the other core
+        else:
+            render(files)
+            rendered = lambda report=True: None  # noqa: E731
     generator = {"name": "citesearch", "version": __version__}
     search = (index or index_documents)(pages, config.lang, generator)
     release_freed_memory()
-    # Every path is known before anything is rendered: a clash is a content error,
-    # found before the first file is written.
-    generated = [p.doc.url for p in pages]
-    generated += [name for name in ("index.html", "404.html") if name not in generated]
-    generated += sorted(redirects)
-    generated += ["sitemap.xml", *(f"assets/{name}" for name in renderer.assets.files), *search]
+    clash_errors, content_files = _clashes([*site_paths, *search], pages, redirects, loaded.assets)
+    errors += clash_errors
+    if errors or rendered is None:  # (without clashes among the pages, the search files add no other)
+        if rendered is not None:
+            rendered(False)
+        return Assembled({}, tuple(pages), tuple(sorted(warnings)), tuple(sorted(errors)))
+    files.update(search)
+    del search
+    rendered(True)
+    files.update(content_files)
+    return Assembled(files, tuple(pages), tuple(sorted(warnings)), ())
+
+
+def _two_cores() -> bool:
+    return (os.cpu_count() or 1) >= 2 and parsing.fork_is_safe()
+
+
+def _clashes(generated: list[str], pages: Sequence[ParsedDocument], redirects: dict[str, ParsedDocument],
+             content: Iterable[tuple[str, Path]]) -> tuple[list[Problem], list[tuple[str, Path]]]:
+    """The clashes among the site's paths, and the content's own files that can join them."""
     origins = site_origins(generated, pages, redirects)  # before the content's own files join
-    content_files = []
-    for rel, source in loaded.assets:
+    errors, content_files = [], []
+    for rel, source in content:
         if rel in origins:
             errors.append(Problem(rel, 1, f"file collides with the generated {rel}"))
         else:
             content_files.append((rel, source))
             origins[rel] = Origin(rel, f"the file {rel}")
-    errors += check_file_folder_collisions(origins)
-    if errors:
-        return Assembled({}, tuple(pages), tuple(sorted(warnings)), tuple(sorted(errors)))
+    return errors + check_file_folder_collisions(origins), content_files
 
-    files = {} if files is None else files
-    files.update(search)  # first: a StagedSite writes them out, and they need not wait in memory for the pages
-    del search
-    nav = build_nav(pages, config)
-    for page in pages:
-        files[page.doc.url] = renderer.page(page, nav)
-    if "index.html" not in files:
-        files["index.html"] = renderer.home(nav)
-    if "404.html" not in files:
-        files["404.html"] = renderer.not_found()
-    for path, page in sorted(redirects.items()):
-        files[path] = renderer.redirect(path, page.doc.url, page.title)
-    files["sitemap.xml"] = sitemap(sorted(p.doc.url for p in pages), config.base_url)
-    for name, source in renderer.assets.files.items():
-        files[f"assets/{name}"] = source
-    files.update(content_files)
-    return Assembled(files, tuple(pages), tuple(sorted(warnings)), ())
+
+def theme_dir() -> Path:
+    """``render.theme_dir``, imported when the pages are rendered: parse workers need no Jinja (~7 MB each)."""
+    from . import render
+
+    return render.theme_dir()
 
 
 def release_freed_memory() -> None:
@@ -191,7 +223,7 @@ def prepare(
     config = load_config(content_dir)
     cache = BuildCache(cache_dir, content_dir, config, reuse=not no_cache)
     assembled = assemble(
-        content_dir, config, role, theme=theme or theme_dir(), extra_head=extra_head, progress=progress,
+        content_dir, config, role, theme=theme, extra_head=extra_head, progress=progress,
         parse=cache.parse, index=cache.search_files, files=files,
     )
     cache_warnings = tuple(cache.warnings)

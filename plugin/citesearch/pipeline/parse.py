@@ -99,11 +99,7 @@ class Parser:
     def parse_many(self, documents: Sequence[Document], progress: Progress | None = None) -> list[ParsedDocument]:
         """Parse documents in order; large builds use every core, with identical results."""
         workers = min(os.cpu_count() or 1, 8)
-        # Workers are forked: "spawn" would re-run the caller's main module (a script
-        # without a __main__ guard, an MkDocs plugin). fork() is only safe while this
-        # process has no other thread (serve's watcher has): then parse here.
-        alone = threading.active_count() == 1
-        if workers < 2 or not alone or len(documents) < PARALLEL_MIN_DOCUMENTS:
+        if workers < 2 or not fork_is_safe() or len(documents) < PARALLEL_MIN_DOCUMENTS:
             pages = []
             for i, doc in enumerate(documents):
                 pages.append(self.parse(doc))
@@ -127,6 +123,16 @@ class Parser:
         return pages  # type: ignore[return-value]  # every slot filled
 
 
+def fork_is_safe() -> bool:
+    """Whether this process may fork workers.
+
+    Workers are forked: "spawn" would re-run the caller's main module (a script
+    without a __main__ guard, an MkDocs plugin). fork() is only safe while this
+    process has no other thread (serve's watcher has): then work here.
+    """
+    return threading.active_count() == 1
+
+
 _worker_parser: Parser | None = None
 _worker_documents: Sequence[Document] = ()
 _PR_SET_PDEATHSIG = 1  # linux/prctl.h
@@ -134,13 +140,13 @@ _PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 def _start_worker(config: Config, urls: dict[str, str], documents: Sequence[Document], parent: int) -> None:
     global _worker_parser, _worker_documents
-    _die_with(parent)
+    die_with_parent(parent)
     _worker_parser = Parser(config, urls)
     _worker_documents = documents
 
 
-def _die_with(parent: int) -> None:
-    """End this worker when the build process ends, even by SIGKILL.
+def die_with_parent(parent: int) -> None:
+    """End this forked process when the build process ends, even by SIGKILL.
 
     An orphaned worker would keep the build cache's lock (a forked copy of its
     file descriptor) and make every later build wait forever.

@@ -15,12 +15,14 @@ import ctypes.util
 import errno
 import fcntl
 import os
+import pickle
 import shutil
+import signal
 import tempfile
 from pathlib import Path, PurePosixPath
-from typing import Iterator, Mapping, MutableMapping
+from typing import Callable, Iterator, Mapping, MutableMapping
 
-from ..errors import UsageError
+from ..errors import CitesearchError, ContentError, UsageError
 from .output_folder import MARKER_NAME, MARKER_TEXT, check_output_folder_replaceable
 from .source_files import copy_regular, shown_name
 
@@ -80,6 +82,7 @@ class StagedSite(MutableMapping[str, "bytes | Path"]):
         self._held = contextlib.ExitStack()
         self._tmp: Path | None = None
         self._made: set[Path] = set()
+        self._children: list[int] = []  # processes writing into the folder beside this one
 
     def __enter__(self) -> StagedSite:
         return self
@@ -90,6 +93,11 @@ class StagedSite(MutableMapping[str, "bytes | Path"]):
     def close(self) -> None:
         """Remove the temporary folder (after ``publish`` it holds the previous site) and release the lock."""
         try:
+            for pid in self._children:  # still writing (the build failed before waiting): stop it first
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+                    os.waitpid(pid, 0)
+            self._children = []
             if self._tmp is not None:
                 shutil.rmtree(self._tmp, ignore_errors=True)
                 self._tmp = None
@@ -125,6 +133,50 @@ class StagedSite(MutableMapping[str, "bytes | Path"]):
 
     def __len__(self) -> int:
         return len(self.sizes)
+
+    def fill_in_child(self, fill: Callable[[StagedSite], None]) -> Callable[[bool], None]:
+        """Run ``fill(self)`` in a forked process, beside the caller; return ``wait(report=True)``.
+
+        The child writes into the same temporary folder.  ``wait`` waits for it,
+        counts what it wrote, and raises what it raised (with ``report``); a
+        child still running when the site is closed is killed first.  Only
+        fork while this process has no other thread.
+        """
+        self._folder()
+        parent, (read_end, write_end) = os.getpid(), os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: no cleanup of the parent's may run here, so it leaves by os._exit
+            try:
+                os.close(read_end)
+                from .parse import die_with_parent
+
+                die_with_parent(parent)
+                before = set(self.sizes)
+                fill(self)
+                outcome: tuple = ("ok", {rel: size for rel, size in self.sizes.items() if rel not in before})
+            except BaseException as exc:  # noqa: BLE001 - every failure goes back to the parent
+                outcome = _failure(exc)
+            finally:
+                try:
+                    with os.fdopen(write_end, "wb") as pipe:
+                        pickle.dump(outcome, pipe)
+                finally:
+                    os._exit(0)
+        os.close(write_end)
+        self._children.append(pid)
+
+        def wait(report: bool = True) -> None:
+            with os.fdopen(read_end, "rb") as pipe:
+                data = pipe.read()
+            os.waitpid(pid, 0)
+            self._children.remove(pid)
+            kind, *details = pickle.loads(data) if data else ("error", UsageError("the rendering process ended early"))
+            if kind == "ok":
+                self.sizes.update(details[0])
+            elif report:
+                raise _failure_again(kind, details)
+
+        return wait
 
     def publish(self) -> None:
         """Swap the written folder in place of ``out`` (checked again under the lock: it may have changed)."""
@@ -162,6 +214,28 @@ class StagedSite(MutableMapping[str, "bytes | Path"]):
             raise UsageError(
                 f"cannot write the site to {shown_name(self.given)}: {_reason(exc)}; nothing was replaced"
             ) from None
+
+
+def _failure(exc: BaseException) -> tuple:
+    """An exception as a child process sends it back: ContentError by its problems, ours by type and message."""
+    if isinstance(exc, ContentError):
+        return ("content", exc.problems, exc.warnings)
+    if isinstance(exc, CitesearchError):
+        return ("citesearch", type(exc), str(exc))
+    try:
+        pickle.dumps(exc)
+        return ("error", exc)
+    except Exception:  # noqa: BLE001 - an exception that does not pickle still says what it was
+        return ("error", RuntimeError(f"{type(exc).__name__}: {exc}"))
+
+
+def _failure_again(kind: str, details: list) -> BaseException:
+    if kind == "content":
+        return ContentError(*details)
+    if kind == "citesearch":
+        error_type, message = details
+        return error_type(message)
+    return details[0]
 
 
 def _safe_relative(rel: str) -> PurePosixPath:
