@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
 from pathlib import Path
 from typing import Sequence
@@ -66,6 +68,21 @@ def make_parser() -> argparse.ArgumentParser:
     search.add_argument("--lang", help="search only documents in this language")
     search.add_argument("--exact", action="store_true", help="do not treat the last word as a prefix")
     return parser
+
+
+def run() -> None:
+    """The ``citesearch`` command: ``main()``, then exit without tearing the interpreter down.
+
+    Freeing every object of a finished build (caches, modules) took ~0.1 s CPU
+    of a fastapi-en build; nothing is left to clean up: files and the cache
+    are closed, worker processes joined.  (``main`` returns, for callers in
+    the same process.)
+    """
+    code = main()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a closed pipe (``| head``) has nothing more to say
+            stream.flush()
+    os._exit(code)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
