@@ -44,7 +44,7 @@ class Assembled:
     """A whole site in memory: what ``write`` puts on disk."""
 
     files: Mapping[str, bytes | Path]  # a StagedSite (on disk) for ``build``
-    pages: tuple[ParsedDocument, ...]
+    pages: tuple[ParsedDocument, ...]  # without their HTML when a child process rendered them (see assemble)
     warnings: tuple[Problem, ...]
     errors: tuple[Problem, ...] = field(default=())
     changes: Changes = field(default_factory=Changes)  # compared with the build cache; empty without one
@@ -126,6 +126,9 @@ def assemble(
     if not _clashes(site_paths, pages, redirects, loaded.assets)[0]:
         if isinstance(files, StagedSite) and len(pages) >= parsing.PARALLEL_MIN_DOCUMENTS and _two_cores():
             rendered = files.fill_in_child(render)  # on the other core
+            # The child has the pages' HTML: here it is needed no more (~6 MB on fastapi-en).
+            pages = [replace(page, html="") for page in pages]
+            release_freed_memory()
         else:
             render(files)
             rendered = lambda report=True: None  # noqa: E731
