@@ -8,7 +8,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Sequence
-from xml.sax.saxutils import escape
+from html import escape as escape_text  # not xml.sax.saxutils: it imports urllib.request, ssl (~3 MB per process)
 
 import jinja2
 from markupsafe import Markup
@@ -219,7 +219,7 @@ def build_nav(pages: Sequence[ParsedDocument], config: Config) -> list[NavItem]:
 def sitemap(urls: Sequence[str], base_url: str) -> bytes:
     lines = ['<?xml version="1.0" encoding="UTF-8"?>',
              '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">']
-    lines += [f"  <url><loc>{escape(base_url + url)}</loc></url>" for url in urls]
+    lines += [f"  <url><loc>{escape_text(base_url + url, quote=False)}</loc></url>" for url in urls]
     lines.append("</urlset>\n")
     return "\n".join(lines).encode("utf-8")
 
