@@ -209,10 +209,36 @@ def cold_load(pw_browser, server: SiteServer, system: System, query: str, thrott
     return Cold(answer["first"], answer["first"] - answer["t0"], sent, search), page
 
 
+def _measure_warm_and_relevance(pw_browser, server, system: System, page, timing_queries: list[str],
+                                relevance: list[Query], lang: str, result: BrowserResult) -> None:
+    # Warm: the same page, index loaded, one query after another.
+    for q in timing_queries[1:]:
+        _clear(page, system)
+        answer = _search(page, system, q, NO_RESULT_MS)
+        if answer["first"] is None:
+            result.unanswered.append(q)
+        else:
+            result.warm_ms.append(answer["first"] - answer["t0"])
+    for query in relevance:
+        _clear(page, system)
+        answer = _search(page, system, query.text, NO_RESULT_MS)
+        result.top_docs[query.text] = top_docs(answer["links"])
+    page.context.close()
+
+    common, page = cold_load(pw_browser, server, system, COMMON_QUERIES[lang])
+    if page is not None:
+        result.common_ms, result.common_search_bytes_gz = common.ms, gzip_bytes(system, common.search)
+        page.context.close()
+
+
+def gzip_bytes(system: System, sent) -> int:
+    return sum(gzip_equivalent(system.site, s.path, s.bytes) for s in sent)
+
+
 def measure_site(pw_browser, system: System, timing_queries: list[str],
                  relevance: list[Query], cold_runs: int, lang: str = "en") -> BrowserResult:
     result = BrowserResult()
-    gz = lambda sent: sum(gzip_equivalent(system.site, s.path, s.bytes) for s in sent)  # noqa: E731
+    gz = lambda sent: gzip_bytes(system, sent)  # noqa: E731
     with SiteServer(system.site) as server:
         page = None
         for run in range(cold_runs):
@@ -229,24 +255,10 @@ def measure_site(pw_browser, system: System, timing_queries: list[str],
             result.cold_search_bytes.append(sum(s.bytes for s in cold.search))
             result.cold_search_bytes_gz.append(gz(cold.search))
 
-        # Warm: the same page, index loaded, one query after another.
-        for q in timing_queries[1:]:
-            _clear(page, system)
-            answer = _search(page, system, q, NO_RESULT_MS)
-            if answer["first"] is None:
-                result.unanswered.append(q)
-            else:
-                result.warm_ms.append(answer["first"] - answer["t0"])
-        for query in relevance:
-            _clear(page, system)
-            answer = _search(page, system, query.text, NO_RESULT_MS)
-            result.top_docs[query.text] = top_docs(answer["links"])
-        page.context.close()
-
-        common, page = cold_load(pw_browser, server, system, COMMON_QUERIES[lang])
-        if page is not None:
-            result.common_ms, result.common_search_bytes_gz = common.ms, gz(common.search)
+        if system.timing_only:  # the same index as a system measured in full: cold loads only
             page.context.close()
+        else:
+            _measure_warm_and_relevance(pw_browser, server, system, page, timing_queries, relevance, lang, result)
     with SiteServer(system.site, compress=True) as server:
         slow, page = cold_load(pw_browser, server, system, timing_queries[0], throttle=True)
         if page is not None:

@@ -73,11 +73,12 @@ def table(rows: list[Row]) -> str:
         else:
             cold_bytes = "–" if r.cold_bytes is None else (
                 f"{human_bytes(r.cold_bytes)} ({human_bytes(r.cold_bytes_gz)})")
+            build = [_num(r.build.seconds, ".2f"), _ratio(r.build.seconds, b and b.seconds),
+                     _num(r.build.cpu_seconds, ".2f"), _ratio(r.build.cpu_seconds, b and b.cpu_seconds),
+                     _num(r.build.peak_rss_mb, ".0f"), _ratio(r.build.peak_rss_mb, b and b.peak_rss_mb),
+                     ] if r.build else ["–"] * 6  # a page of a site another row built
             cells = [
-                r.corpus, r.system,
-                _num(r.build.seconds, ".2f"), _ratio(r.build.seconds, b and b.seconds),
-                _num(r.build.cpu_seconds, ".2f"), _ratio(r.build.cpu_seconds, b and b.cpu_seconds),
-                _num(r.build.peak_rss_mb, ".0f"), _ratio(r.build.peak_rss_mb, b and b.peak_rss_mb),
+                r.corpus, r.system, *build,
                 human_bytes(r.index_raw), human_bytes(r.index_gz), human_bytes(r.code_gz),
                 r.browser_note or _num(r.cold_ms, ".0f"), _num(r.cold_typed_ms, ".0f"),
                 cold_bytes, f"{human_bytes(r.cold_search_bytes)} ({human_bytes(r.cold_search_bytes_gz)})",

@@ -58,8 +58,9 @@ def parse_args(argv):
 
 
 def selected(systems: list[System], names: list[str]) -> list[System]:
-    # "citesearch" brings its no-change rebuild along.
-    return [s for s in systems if s.name in names or (s.name == "citesearch rebuild" and "citesearch" in names)]
+    # "citesearch" brings its no-change rebuild along, "pagefind" its bare page.
+    companions = {"citesearch rebuild": "citesearch", "pagefind bare page": "pagefind"}
+    return [s for s in systems if s.name in names or companions.get(s.name) in names]
 
 
 def time_builds(systems: list[System], runs: int, rows: dict[str, Row]) -> None:
@@ -68,7 +69,7 @@ def time_builds(systems: list[System], runs: int, rows: dict[str, Row]) -> None:
     for run in range(runs):
         for system in systems:
             row = rows[system.name]
-            if row.error:
+            if row.error or not system.steps:  # a page of a site built by another system
                 continue
             if system.cold:
                 system.clean()
@@ -142,7 +143,7 @@ def score(rows, systems, queries, tops, browser_ran: bool) -> None:
 
     for system in systems:
         row = rows[system.name]
-        if not system.cold or row.error:
+        if not system.cold or row.error or system.timing_only:
             continue
         if system.name.startswith("citesearch"):
             passage, py_docs = citesearch_passages(system.site, queries)

@@ -13,7 +13,7 @@ import os
 import re
 import shutil
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import yaml
@@ -37,6 +37,7 @@ class System:
     page: str = "index.html"  # page the browser opens
     browser: dict = field(default_factory=dict)  # selectors for the browser harness
     cold: bool = True  # False: measured as a no-change rebuild of the previous build
+    timing_only: bool = False  # another page of a system built above: only its cold loads are timed
 
     def clean(self) -> None:
         for path in self.clean_paths:
@@ -185,6 +186,10 @@ def prepare(corpus: Corpus, files: list[Path], work: Path, venv_bin: Path | None
                 # The page MkDocs opens, with Pagefind's UI added (finish_site).
                 page=home, browser=PAGEFIND_BROWSER,
             ))
+            # The same index behind a bare page with only Pagefind's UI: no site around it to load
+            # (how the bench timed Pagefind before the site page; kept so the two can be compared).
+            systems.append(replace(systems[-1], name="pagefind bare page", steps=[], clean_paths=[],
+                                   page=PAGEFIND_BARE_PAGE, timing_only=True))
         else:
             systems.append(System(
                 name, site=out, cwd=base, steps=steps, clean_paths=[out],
