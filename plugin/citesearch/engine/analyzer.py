@@ -34,7 +34,6 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
-import snowballstemmer
 
 from . import stemmer_en
 from .contract import MAX_WORD_LENGTH
@@ -186,13 +185,19 @@ def pieces(text: str) -> list[Piece]:
     ]
 
 
-_russian = snowballstemmer.stemmer("russian")
+@lru_cache(maxsize=1)
+def _russian():  # type: ignore[no-untyped-def]
+    # Imported on first use: snowballstemmer loads all its ~30 languages (~3 MB), and a
+    # build's main process, whose parse workers do the analysing, need never pay for them.
+    import snowballstemmer
+
+    return snowballstemmer.stemmer("russian")
 
 
 @lru_cache(maxsize=65536)
 def stem(piece: str, kind: str) -> str:
     """The term of a Cyrillic or other (non-CJK) piece."""
-    term = _russian.stemWord(piece) if kind == "cyrillic" else stemmer_en.stem(piece)
+    term = _russian().stemWord(piece) if kind == "cyrillic" else stemmer_en.stem(piece)
     return term or piece
 
 
