@@ -23,8 +23,9 @@ from citesearch.engine import analyzer
 from citesearch.model import Document
 from citesearch.pipeline import lunr_index, parse
 from citesearch.pipeline.load import load_documents
-from citesearch.pipeline.lunr_index import counted, field_counts, field_terms, term_rows_from_counts
+from citesearch.pipeline.lunr_index import counted, field_counts, term_rows_from_counts
 from conftest import BASIC_SITE
+from index_support import field_terms
 
 _text = st.one_of(st.text(alphabet=string.ascii_letters + " .-_", max_size=80), st.text(max_size=40))
 

@@ -22,16 +22,10 @@ from citesearch.engine import contract
 from citesearch.model import Chunk
 from citesearch.pipeline.index import dumps
 from citesearch.pipeline.load import load_documents
-from citesearch.pipeline.lunr_index import (
-    build_from_terms,
-    build_lunr_index,
-    build_term_rows,
-    chunk_terms,
-    counted,
-    term_rows_from_terms,
-)
+from citesearch.pipeline.lunr_index import build_lunr_index, build_term_rows, counted
 from citesearch.pipeline.parse import Parser
 from conftest import corpus
+from index_support import build_from_terms, chunk_terms, term_rows_from_terms
 
 
 @contextlib.contextmanager

@@ -23,21 +23,11 @@ from ..model import Chunk
 K1 = 1.2
 B = 0.75
 
-FieldTerms = tuple[tuple[str, ...], ...]  # one tuple of terms per contract field
 # What the index needs of a chunk's terms, per contract field: its distinct
 # terms in first-seen order and how often each occurs.  Chunks carry these
 # from the parse workers: a tenth of the objects of the term lists.
 Counted = tuple[tuple[str, ...], tuple[int, ...]]
 FieldCounts = tuple[Counted, ...]
-
-
-@functools.lru_cache(maxsize=100_000)
-def terms(text: str) -> tuple[str, ...]:
-    """The analysed terms of a text.
-
-    Cached: a page's title and headings repeat on each of its chunks.
-    """
-    return tuple(analyzer.analyze(text))
 
 
 @functools.lru_cache(maxsize=100_000)
@@ -51,11 +41,6 @@ def counted(terms_: Sequence[str]) -> Counted:
     return tuple(counts), tuple(counts.values())
 
 
-def field_terms(title: str, heading_text: str, text: str) -> FieldTerms:
-    """The terms of each field of a chunk, in ``contract.FIELDS`` order."""
-    return terms(title), terms(heading_text), terms(text)
-
-
 def field_counts(title: str, heading_text: str, text: str, *, cache_text: bool = True) -> FieldCounts:
     """``counted`` of each field of a chunk.
 
@@ -65,11 +50,6 @@ def field_counts(title: str, heading_text: str, text: str, *, cache_text: bool =
     """
     body = _cached_counts(text) if cache_text else counted(analyzer.analyze(text))
     return _cached_counts(title), _cached_counts(heading_text), body
-
-
-def chunk_terms(chunk: Chunk) -> FieldTerms:
-    """The chunk's terms, analysed again (the oracle tests compare the carried counts with them)."""
-    return field_terms(chunk.heading_path[0], chunk.heading_text, chunk.text)
 
 
 def chunk_counts(chunk: Chunk) -> FieldCounts:
@@ -161,13 +141,8 @@ def _weight(idf: float, tf: int, norm: float, boost: float) -> float:
     return round(idf * ((K1 + 1) * tf) / (norm + tf) * boost, 3)
 
 
-def build_from_terms(documents: Sequence[FieldTerms]) -> dict:
-    """The serialized index of documents given as their field terms; ref ``i`` is ``str(i)``."""
-    return build_from_counts([tuple(map(counted, document)) for document in documents])
-
-
 def build_from_counts(documents: Sequence[FieldCounts]) -> dict:
-    """``build_from_terms`` of documents given as their field term counts."""
+    """The serialized index of documents given as their field term counts; ref ``i`` is ``str(i)``."""
     fields = contract.FIELDS
     weighing = _weigh(documents)
     vectors = [
@@ -189,11 +164,6 @@ def build_from_counts(documents: Sequence[FieldCounts]) -> dict:
         "invertedIndex": postings,
         "pipeline": [],
     }
-
-
-def term_rows_from_terms(documents: Sequence[FieldTerms]) -> list[list]:
-    """``build_term_rows`` of documents given as their field terms."""
-    return term_rows_from_counts([tuple(map(counted, document)) for document in documents])
 
 
 # From this many postings on, the weights are computed with numpy: below it,
