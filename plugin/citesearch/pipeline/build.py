@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 import time
 from dataclasses import dataclass, field, replace
@@ -101,23 +102,24 @@ def assemble(
 
     renderer = Renderer(config, theme or theme_dir(), editor=role == EDITOR, extra_head=extra_head)
     nav = build_nav(pages, config)
-    site_paths = [p.doc.url for p in pages]
-    site_paths += [name for name in ("index.html", "404.html") if name not in site_paths]
-    site_paths += [*sorted(redirects), "sitemap.xml", *(f"assets/{name}" for name in renderer.assets.files)]
+    # Every generated file, as its path and how to make it: the paths are checked for
+    # clashes before anything is made, from the very list the rendering goes through.
+    makers: dict[str, Callable[[], bytes | Path]] = {
+        page.doc.url: functools.partial(renderer.page, page, nav) for page in pages
+    }
+    makers.setdefault("index.html", functools.partial(renderer.home, nav))
+    makers.setdefault("404.html", renderer.not_found)
+    for path, page in sorted(redirects.items()):
+        makers[path] = functools.partial(renderer.redirect, path, page.doc.url, page.title)
+    makers["sitemap.xml"] = functools.partial(sitemap, sorted(p.doc.url for p in pages), config.base_url)
+    for name, source in renderer.assets.files.items():
+        makers[f"assets/{name}"] = lambda source=source: source  # a file of the theme, copied as it is
+    site_paths = list(makers)
     files = {} if files is None else files
 
     def render(into: MutableMapping[str, bytes | Path]) -> None:
-        for page in pages:
-            into[page.doc.url] = renderer.page(page, nav)
-        if "index.html" not in into:
-            into["index.html"] = renderer.home(nav)
-        if "404.html" not in into:
-            into["404.html"] = renderer.not_found()
-        for path, page in sorted(redirects.items()):
-            into[path] = renderer.redirect(path, page.doc.url, page.title)
-        into["sitemap.xml"] = sitemap(sorted(p.doc.url for p in pages), config.base_url)
-        for name, source in renderer.assets.files.items():
-            into[f"assets/{name}"] = source
+        for path, make in makers.items():
+            into[path] = make()
 
     # Pages are rendered while the search files are made, unless their paths
     # clash: a clash is a content error, found before the first file is written.
@@ -127,6 +129,7 @@ def assemble(
         if isinstance(files, StagedSite) and len(pages) >= parsing.PARALLEL_MIN_DOCUMENTS and _two_cores():
             rendered = files.fill_in_child(render)  # on the other core
             # The child has the pages' HTML: here it is needed no more (~6 MB on fastapi-en).
+            makers.clear()
             pages = [replace(page, html="") for page in pages]
             release_freed_memory()
         else:
