@@ -107,7 +107,10 @@ def assemble(
     makers: dict[str, Callable[[], bytes | Path]] = {
         page.doc.url: functools.partial(renderer.page, page, nav) for page in pages
     }
+    renderer.home_url = None if "index.html" in makers else "index.html"  # a document is the front page
     makers.setdefault("index.html", functools.partial(renderer.home, nav))
+    for listing in renderer.listings(nav):  # a big site's folders, each listed on pages of their own
+        makers.setdefault(listing.url, functools.partial(renderer.listing, listing))
     makers.setdefault("404.html", renderer.not_found)
     for path, page in sorted(redirects.items()):
         makers[path] = functools.partial(renderer.redirect, path, page.doc.url, page.title)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import traceback
-from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Sequence
 from html import escape as escape_text  # not xml.sax.saxutils: it imports urllib.request, ssl (~3 MB per process)
@@ -19,6 +17,9 @@ from ..config import Config
 from ..markdown_ext.links import relative_url
 from ..errors import ContentError, Problem
 from ..model import ParsedDocument
+from . import nav as navigation
+from .nav import NavItem
+from .ui_words import words_for
 
 
 def theme_dir() -> Path:
@@ -32,18 +33,6 @@ def theme_dir() -> Path:
 def root_prefix(url: str) -> str:
     """Relative path from a page back to the site root: ``a/b.html`` -> ``../``."""
     return "../" * url.count("/")
-
-
-# A language's nav with more pages than this shows only the current page's
-# folder in full, and every other folder by its first page.
-NAV_FLAT_LIMIT = 1000
-
-
-@dataclass(frozen=True)
-class NavItem:
-    title: str
-    url: str  # site-relative
-    lang: str
 
 
 class Renderer:
@@ -63,9 +52,30 @@ class Renderer:
         # ES modules import each other by plain relative URLs; the page's import map
         # stamps every one with the version, so a redeploy never mixes old and new modules.
         self.modules = list(self.assets.modules)
+        # Where links to the root's listing go: the generated front page, or
+        # (when a document is the front page) the root's own listing.
+        self.home_url: str | None = "index.html"
         self._nav_source: Sequence[NavItem] | None = None
-        self._nav_cache: dict[tuple[str, str, str | None], str] = {}
-        self._nav_counts: Counter[str] = Counter()  # items per language
+        self._nav_cache: dict[tuple, str] = {}
+        self._trees: dict[str, navigation.Folder] = {}  # per language
+        self._positions: dict[str, int] = {}  # url -> place among its folder's pages
+        self._all = navigation.Folder("", "")
+
+    def _site_nav(self, nav: Sequence[NavItem]) -> None:
+        """The trees of ``nav``, made once per nav (the build renders every page with the same one)."""
+        if self._nav_source is nav:
+            return
+        self._nav_source, self._nav_cache, self._trees, self._positions = nav, {}, {}, {}
+        self._all = navigation.build_tree(nav)
+        for lang in dict.fromkeys(i.lang for i in nav):
+            self._trees[lang] = navigation.build_tree([i for i in nav if i.lang == lang])
+            for folder in self._trees[lang].walk():
+                self._positions.update((p.url, n) for n, p in enumerate(folder.pages))
+
+    def is_big(self, nav: Sequence[NavItem]) -> bool:
+        """Whether some language has more pages than a page can list: then folders get listings."""
+        self._site_nav(nav)
+        return any(tree.count > navigation.FULL_LIMIT for tree in self._trees.values())
 
     def _common(self, url: str, lang: str) -> dict:
         return {
@@ -78,6 +88,7 @@ class Renderer:
             "editor_build": self.editor,
             "extra_head": self.extra_head,
             "canonical": self.config.base_url + url if self.config.base_url else "",
+            "words": words_for(lang),
         }
 
     def page(self, page: ParsedDocument, nav: Sequence[NavItem]) -> bytes:
@@ -94,12 +105,13 @@ class Renderer:
         return self._render("page.html", context)
 
     def home(self, nav: Sequence[NavItem]) -> bytes:
-        """The front page when no document has the id ``index``."""
-        items = [{"title": i.title, "href": i.url} for i in nav]
+        """The front page when no document has the id ``index``: every page by folder, or the root's listing."""
+        if self.is_big(nav):
+            return self.listing(navigation.listings(self._all_tree(nav), self.home_url, self.config.title)[0])
         context = self._common("index.html", self.config.lang) | {
             "title": self.config.title,
             "description": "",
-            "nav": items,
+            "tree": self._all_tree(nav),
             # The page itself lists every document: no second list beside it
             # (rust-rfcs: 648 links, half of a 132 KB front page).
             "nav_html": Markup(""),
@@ -107,6 +119,33 @@ class Renderer:
             "editor_only": False,
         }
         return self._render("home.html", context)
+
+    def listings(self, nav: Sequence[NavItem]) -> list[navigation.Listing]:
+        """The folder listings a big site gets (none on a small one)."""
+        if not self.is_big(nav):
+            return []
+        return navigation.listings(self._all_tree(nav), self.home_url, self.config.title)
+
+    def listing(self, listing: navigation.Listing) -> bytes:
+        root = root_prefix(listing.url)
+        title = listing.folder.title or self.config.title
+        if listing.pages > 1:
+            title += f" ({listing.number}/{listing.pages})"
+        context = self._common(listing.url, self.config.lang) | {
+            "title": title,
+            "description": "",
+            "listing": listing,
+            "root_href": root,
+            "nav_html": Markup(""),
+            "toc": [],
+            "editor_only": False,
+        }
+        return self._render("listing.html", context)
+
+    def _all_tree(self, nav: Sequence[NavItem]) -> navigation.Folder:
+        """Every language's pages in one tree: a folder's listing shows them all."""
+        self._site_nav(nav)
+        return self._all
 
     def not_found(self) -> bytes:
         context = self._common("404.html", self.config.lang) | {
@@ -127,30 +166,33 @@ class Renderer:
         return self._render("redirect.html", context)
 
     def _nav_html(self, nav: Sequence[NavItem], lang: str, root: str, *, current: str) -> Markup:
-        """The nav items of one language, links relative to ``root``, ``current`` marked.
+        """The nav of one page of ``lang``: links relative to ``root``, ``current`` marked.
 
-        Rendered once per language, folder depth (and folder, for a collapsed
-        nav) and reused for every page: re-rendering every item into every page
-        was most of the render time. The current page's link is marked by
-        replacing its exact ``<a href="...">``.
+        Everything but the current page's neighbours is rendered once per
+        language, folder depth and folder, and reused: rendering every item
+        into every page was most of the render time.  The current page's link
+        is marked by replacing its exact ``<a href="...">``.
         """
-        if self._nav_source is not nav:  # another nav: forget the items rendered for the last one
-            self._nav_source, self._nav_cache, self._nav_counts = nav, {}, Counter(i.lang for i in nav)
-        folder = _folder(current) if self._nav_counts[lang] > NAV_FLAT_LIMIT else None
-        html = self._nav_cache.get((lang, root, folder))
+        self._site_nav(nav)
+        tree = self._trees.get(lang)
+        if tree is None:
+            return Markup("")
+        folder = navigation.folder_of(current)
+        big = tree.count > navigation.FULL_LIMIT
+        key = (lang, root, folder)
+        html = self._nav_cache.get(key)
         if html is None:
-            items = [i for i in nav if i.lang == lang]
-            if folder is not None:
-                items = _collapsed(items, folder)
-            # Links as root + url: posixpath.relpath per item is slow.
-            html = self._nav_items([{"title": i.title, "href": root + i.url} for i in items])
-            self._nav_cache[(lang, root, folder)] = html
+            if big:
+                html = navigation.bounded_html(tree, root, folder, lang, self.home_url)
+            else:
+                html = navigation.full_html(tree, root, folder)
+            self._nav_cache[key] = html
+        if big:
+            node = navigation.find(tree, folder)[-1]
+            around = navigation.window_html(node, root, current, lang, self.home_url, self._positions)
+            html = html.replace(navigation.WINDOW_MARK, around)
         link = f'<a href="{escape_html(root + current)}">'
-        return Markup(html.replace(link, f'{link[:-1]} aria-current="page">'))
-
-    def _nav_items(self, items: list[dict]) -> str:
-        with self._reported():
-            return str(self.env.get_template("nav.html").module.nav_items(items))
+        return Markup(html.replace(link, f'{link[:-1]} aria-current="page">', 1))
 
     def _render(self, template: str, context: dict) -> bytes:
         with self._reported():
@@ -181,25 +223,6 @@ def template_problem(exc: jinja2.TemplateError, theme: Path) -> Problem:
     with contextlib.suppress(ValueError):  # as short as the user would type it
         where = where.relative_to(Path.cwd())
     return Problem(str(where), line or 1, f"template error: {exc.message or type(exc).__name__}")
-
-
-def _folder(url: str) -> str:
-    return url.rsplit("/", 1)[0] if "/" in url else ""
-
-
-def _collapsed(items: Sequence[NavItem], folder: str) -> list[NavItem]:
-    """The pages of ``folder`` and the first page of every other folder.
-
-    A flat list of every page in every page grows with the square of the site
-    (10,000 pages: 10,000 links each, gigabytes of HTML) and helps nobody.
-    """
-    shown, seen = [], set()
-    for item in items:
-        item_folder = _folder(item.url)
-        if item_folder == folder or item_folder not in seen:
-            shown.append(item)
-        seen.add(item_folder)
-    return shown
 
 
 def build_nav(pages: Sequence[ParsedDocument], config: Config) -> list[NavItem]:
