@@ -140,8 +140,8 @@ def page_markdown(n: int) -> str:
     return "\n".join(lines)
 
 
-def page_path(n: int) -> str:
-    return f"section-{n // PAGES_PER_FOLDER:03d}/page-{n:05d}.md"
+def page_path(n: int, per_folder: int = PAGES_PER_FOLDER) -> str:
+    return f"section-{n // per_folder:03d}/page-{n:05d}.md"
 
 
 HTML_PAGE = """<!doctype html>
@@ -152,13 +152,13 @@ HTML_PAGE = """<!doctype html>
 """
 
 
-def generate(out: Path, pages: int) -> None:
+def generate(out: Path, pages: int, per_folder: int = PAGES_PER_FOLDER) -> None:
     """The Markdown pages and their citesearch.yml, under ``out/md``."""
     md_dir = out / "md"
     md_dir.mkdir(parents=True, exist_ok=True)
     (md_dir / "citesearch.yml").write_text("title: Generated\nlang: en\n", encoding="utf-8")
     documents = {"index.md": "# Generated documentation\n\n" + page_markdown(-1).split("\n", 1)[1]}
-    documents.update((page_path(n), page_markdown(n)) for n in range(pages))
+    documents.update((page_path(n, per_folder), page_markdown(n)) for n in range(pages))
     for rel, text in documents.items():
         target = md_dir / rel
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -184,13 +184,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path, help="folder to write md/ and html/ into")
     parser.add_argument("--pages", type=int, default=10_000)
+    parser.add_argument("--per-folder", type=int, default=PAGES_PER_FOLDER,
+                        help="pages per folder (a number above --pages puts them all in one folder)")
     parser.add_argument("--no-html", action="store_true", help="only the Markdown")
     parser.add_argument("--html-only", action="store_true", help="only render the existing out/md to out/html")
     args = parser.parse_args(argv)
     if args.html_only:
         print(f"{render_html(args.out)} pages rendered into {args.out / 'html'}", file=sys.stderr)
         return 0
-    generate(args.out, args.pages)
+    generate(args.out, args.pages, args.per_folder)
     if not args.no_html:
         render_html(args.out)
     print(f"{args.pages + 1} pages in {args.out}", file=sys.stderr)

@@ -21,6 +21,7 @@ from ..model import EDITOR, PUBLIC, Document, ParsedDocument
 from ..progress import Progress
 from . import parse as parsing
 from .parse import DocumentTooComplex, Parser
+from .measured import MeasuredSite
 from .output_folder import check_output_folder
 from .write import StagedSite
 
@@ -138,6 +139,10 @@ def assemble(
         else:
             render(files)
             rendered = lambda report=True: None  # noqa: E731
+            if isinstance(files, MeasuredSite):  # check: what build's child would have, no page is kept here
+                makers.clear()
+                pages = [replace(page, html="") for page in pages]
+                release_freed_memory()
     generator = {"name": "citesearch", "version": __version__}
     search = (index or index_documents)(pages, config.lang, generator)
     release_freed_memory()
@@ -257,8 +262,8 @@ def check(
     content_dir = Path(content_dir)
     cache_dir = Path(cache_dir) if cache_dir is not None else for_preview(content_dir)
     check_location(cache_dir, content_dir)
-    assembled = _without_errors(prepare(content_dir, role, cache_dir, progress=progress), strict)
-    return _result(assembled, None, role, started)
+    prepared = prepare(content_dir, role, cache_dir, progress=progress, files=MeasuredSite())
+    return _result(_without_errors(prepared, strict), None, role, started)
 
 
 def build(
@@ -303,7 +308,8 @@ def _without_errors(assembled: Assembled, strict: bool) -> Assembled:
 
 def _result(assembled: Assembled, out: Path | None, role: str, started: float) -> BuildResult:
     files = assembled.files
-    sizes = files.sizes if isinstance(files, StagedSite) else {p: len(d) for p, d in files.items() if isinstance(d, bytes)}
+    sizes = files.sizes if isinstance(files, (StagedSite, MeasuredSite)) else {
+        p: len(d) for p, d in files.items() if isinstance(d, bytes)}
     search_bytes = sum(size for p, size in sizes.items() if p.startswith("search/"))
     return BuildResult(
         out=out,
