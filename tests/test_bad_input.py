@@ -70,7 +70,7 @@ CASES = [
     (
         "duplicate ids from two paths",
         {"a.md": "---\nid: same\n---\nOne.\n", "b.md": "---\nid: same\n---\nTwo.\n"},
-        ["b.md:1: duplicate id 'same': also used by a.md"],
+        ["b.md:2: duplicate id 'same': also used by a.md; change the 'id:' of one of them"],
     ),
     (
         "an id that tries to escape the output folder",
@@ -113,9 +113,9 @@ CASES = [
         ["a.md:3: public page links to editor-only document plan.md"],
     ),
     (
-        "a file name that gives no id",
-        {"路径.md": "Body.\n"},
-        ["路径.md:1: cannot derive an id from this file name; set 'id:' in the front matter"],
+        "a file in the folder citesearch writes its search files into",
+        {"search/a.md": "Body.\n"},
+        ["search/a.md:1: cannot derive an id from this file name; set 'id:' in the front matter"],
     ),
     # --- B (issue 10): front matter that would publish a draft, YAML bombs, heavy Markdown, heading ids ---
     (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 
@@ -13,7 +13,7 @@ from ..errors import Problem
 from ..model import PUBLIC, Document
 from .output_folder import is_citesearch_output
 from .source_files import is_utf8_name, outside_problem, read_regular, shown_name, source_problem
-from .frontmatter import KNOWN_KEYS, split_front_matter, valid_id, validate_front_matter
+from .frontmatter import KNOWN_KEYS, RESERVED_ID_PREFIXES, split_front_matter, valid_id, validate_front_matter
 from .limits import source_problems
 
 
@@ -104,6 +104,7 @@ def load_documents(content_dir: Path, config: Config) -> Loaded:
         doc = _load_one(path, rel, config, errors, warnings)
         if doc is not None:
             documents.append(doc)
+    documents = _resolve_clashing_ids(documents)
     _check_duplicate_ids(documents, errors)
     assets = tuple((p.relative_to(content_dir).as_posix(), p) for p in sources.other)
     return Loaded(tuple(documents), tuple(errors), tuple(warnings), assets)
@@ -144,8 +145,8 @@ def _load_one(path: Path, rel: str, config: Config, errors: list, warnings: list
 
     doc_id = fields.get("id")
     if doc_id is None:
-        doc_id = id_from_path(rel)
-        if doc_id is None:
+        doc_id = id_from_path(rel) or escaped_id(rel)  # '[.md', '!.md', 'Установка.md': nothing left by the slug
+        if not valid_derived_id(doc_id):
             errors.append(Problem(rel, 1, "cannot derive an id from this file name; set 'id:' in the front matter"))
             return None
     return Document(
@@ -177,9 +178,63 @@ def id_from_path(rel: str) -> str | None:
     return doc_id if valid_id(doc_id) else None
 
 
+def escaped_id(rel: str) -> str:
+    """The id of a file whose slug is empty or taken: its own name, every other character escaped.
+
+    ``clang++.md`` -> ``clang~2b~2b``, ``[.md`` -> ``~5b``, ``Tool.md`` -> ``~54ool``.  Letters,
+    digits and ``. _ -`` (not first) stay; any other character becomes ``~`` and the hex of each
+    of its UTF-8 bytes.  Two different names never give one id, no escaped id is a slug (slugs
+    have no ``~``), and the result needs no quoting in a URL and no case on disk.
+    """
+    parts = []
+    for part in rel[: -len(".md")].split("/"):
+        parts.append("".join(
+            char if char in _SAFE_ANYWHERE or (i and char in "._-") else "".join(f"~{b:02x}" for b in char.encode())
+            for i, char in enumerate(part)
+        ))
+    return "/".join(parts)
+
+
+_SAFE_ANYWHERE = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+_ESCAPED_ID = re.compile(r"^[a-z0-9~][a-z0-9._~-]*(/[a-z0-9~][a-z0-9._~-]*)*$")
+
+
+def valid_derived_id(doc_id: str) -> bool:
+    """A slug, or an escaped name, outside citesearch's own folders."""
+    return bool(_ESCAPED_ID.match(doc_id)) and not doc_id.startswith(RESERVED_ID_PREFIXES)
+
+
+def _resolve_clashing_ids(documents: list[Document]) -> list[Document]:
+    """Files whose slugs clash: the file named exactly like the id keeps it, the others take their escaped id.
+
+    ``clang.md`` stays ``clang``; ``clang++.md``, whose slug is also ``clang``, becomes
+    ``clang~2b~2b``.  An id set in front matter is never changed (see ``_check_duplicate_ids``).
+    """
+    by_id: dict[str, list[Document]] = {}
+    for doc in documents:
+        by_id.setdefault(doc.id, []).append(doc)
+    resolved = []
+    for doc in documents:
+        rivals = by_id[doc.id]
+        if len(rivals) > 1 and "id" not in doc.lines and doc.rel_path[: -len(".md")] != doc.id:
+            escaped = escaped_id(doc.rel_path)
+            if valid_derived_id(escaped):
+                doc = replace(doc, id=escaped)
+        resolved.append(doc)
+    return resolved
+
+
 def _check_duplicate_ids(documents: list[Document], errors: list[Problem]) -> None:
+    """Ids that still clash: set in front matter, or a file's own name; both files named, and what to change."""
     seen: dict[str, Document] = {}
     for doc in documents:
         first = seen.setdefault(doc.id, doc)
-        if first is not doc:
-            errors.append(Problem(doc.rel_path, 1, f"duplicate id '{doc.id}': also used by {first.rel_path}"))
+        if first is doc:
+            continue
+        if "id" in doc.lines:
+            fix = "change the 'id:' of one of them" if "id" in first.lines else "change this 'id:'"
+        elif "id" in first.lines:
+            fix = f"change the 'id:' of {first.rel_path}"
+        else:
+            fix = f"rename {doc.rel_path}"
+        errors.append(Problem(doc.rel_path, doc.lines.get("id", 1), f"duplicate id '{doc.id}': also used by {first.rel_path}; {fix}"))
