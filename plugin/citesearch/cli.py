@@ -78,11 +78,29 @@ def run() -> None:
     are closed, worker processes joined.  (``main`` returns, for callers in
     the same process.)
     """
+    _same_in_every_locale()
     code = main()
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError):  # a closed pipe (``| head``) has nothing more to say
             stream.flush()
     os._exit(code)
+
+
+def _same_in_every_locale() -> None:
+    """Run in Python's UTF-8 mode whatever the locale: file names, arguments and output are UTF-8.
+
+    Under ``LANG=C`` without UTF-8 mode, Python decodes file names as ASCII, so
+    ``café.md`` looks undecodable, and printing a quote mark crashes.  The
+    command starts again in UTF-8 mode (what ``PYTHONUTF8=1`` does; the
+    arguments keep their bytes), and output that still cannot be encoded
+    (``PYTHONIOENCODING=ascii``) is escaped, never a traceback.
+    """
+    restarted = os.environ.get("PYTHONUTF8") == "1"  # (``-X utf8=0`` given too: never a second restart)
+    if sys.getfilesystemencoding().lower() not in ("utf-8", "utf8") and os.name == "posix" and not restarted:
+        os.execve(sys.executable, [sys.executable, "-X", "utf8", *sys.orig_argv[1:]], {**os.environ, "PYTHONUTF8": "1"})
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, ValueError):  # replaced or closed streams: left as they are
+            stream.reconfigure(errors="backslashreplace")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -10,7 +10,7 @@ from typing import Sequence
 
 import yaml
 
-from .pipeline.source_files import read_regular
+from .pipeline.source_files import is_markdown, read_regular
 from .errors import ConfigError
 from .strict_yaml import RejectedYAML, brief, load_strict
 
@@ -128,7 +128,7 @@ def _parse_nav(raw: object, lines: Sequence[int]) -> tuple[tuple[NavEntry, ...],
         if isinstance(item, dict) and len(item) == 1:
             (title, item), = item.items()
             title = str(title)
-        if not isinstance(item, str) or not item.endswith(".md"):
+        if not isinstance(item, str) or not is_markdown(item):
             problems.append(f"'nav' entries must be .md paths (or {{Title: path.md}}), got {brief(item)}")
             continue
         entries.append(NavEntry(path=item.removeprefix("./"), title=title, line=lines[i] if i < len(lines) else 1))

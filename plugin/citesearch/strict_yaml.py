@@ -5,7 +5,8 @@ nested aliases ("billion laughs") become billions of list items the moment
 anything walks or prints them; it keeps the last of two equal keys without a
 word; and it composes nested collections recursively, so ``[[[[...`` ends in
 a RecursionError. None of that belongs in a config file or front matter, so
-this loader refuses all three with a located ``yaml.MarkedYAMLError`` that
+this loader refuses all three (and dates that do not exist, which PyYAML lets
+escape as a ValueError) with a located ``yaml.MarkedYAMLError`` that
 callers already turn into ``path:line: message``.
 """
 
@@ -66,8 +67,15 @@ class StrictLoader(yaml.SafeLoader):
         except ValueError:  # more digits than Python converts (sys.get_int_max_str_digits)
             raise RejectedYAML("number too large", node.start_mark) from None
 
+    def construct_yaml_timestamp(self, node):
+        try:
+            return super().construct_yaml_timestamp(node)
+        except ValueError as exc:  # shaped like a date but none: 2024-02-30, month 13, hour 25
+            raise RejectedYAML(f"invalid date {brief(node.value)} ({exc}); quote it to keep it as text", node.start_mark) from None
+
 
 StrictLoader.add_constructor("tag:yaml.org,2002:int", StrictLoader.construct_yaml_int)
+StrictLoader.add_constructor("tag:yaml.org,2002:timestamp", StrictLoader.construct_yaml_timestamp)
 
 
 def load_strict(text: str, first_line: int = 1) -> object:

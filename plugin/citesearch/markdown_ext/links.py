@@ -11,6 +11,7 @@ from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 
 from ..model import Link
+from ..pipeline.source_files import is_markdown
 
 
 def relative_url(from_url: str, to_url: str) -> str:
@@ -39,7 +40,7 @@ class LinkTreeprocessor(Treeprocessor):
                 if parts.fragment:
                     found.append(Link(href, None, parts.fragment))
                 continue
-            if not path.endswith(".md"):
+            if not is_markdown(path):
                 continue
             target = posixpath.normpath(posixpath.join(posixpath.dirname(ext.page_path), path))
             found.append(Link(href, target, parts.fragment))

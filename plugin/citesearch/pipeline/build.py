@@ -79,7 +79,8 @@ def assemble(
     included = [d for d in loaded.documents if role == EDITOR or not d.is_editor_only]
     kept = {id(d) for d in included}  # by identity: comparing Documents field by field was O(n^2) bodies
     hidden = [d for d in loaded.documents if id(d) not in kept]
-    nav_errors, nav_warnings = check_nav(config, [d for d in loaded.documents])
+    failed = {p.path for p in loaded.errors}  # files that exist but failed to load: no follow-up errors about them
+    nav_errors, nav_warnings = check_nav(config, [d for d in loaded.documents], failed)
     errors += nav_errors
     warnings += nav_warnings
 
@@ -89,7 +90,7 @@ def assemble(
     except DocumentTooComplex as exc:
         return Assembled({}, (), tuple(sorted(warnings)), tuple(sorted([*errors, exc.problem])))
     release_freed_memory()  # what unpickling the workers' pages and saving them to the cache left behind
-    link_errors, link_warnings = check_links(pages, hidden)
+    link_errors, link_warnings = check_links(pages, hidden, failed)
     errors += link_errors
     warnings += link_warnings
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import posixpath
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Collection, Mapping, Sequence
 from urllib.parse import urlsplit
 
 from ..config import Config
@@ -19,8 +19,19 @@ def line_of(doc: Document, needle: str) -> int:
     return doc.body_line + (doc.body[:position].count("\n") if position >= 0 else 0)
 
 
-def check_links(pages: Sequence[ParsedDocument], hidden: Sequence[Document]) -> tuple[list[Problem], list[Problem]]:
-    """Broken links and anchors are warnings; a link to a left-out editor document is an error."""
+def unread(path: str, failed: Collection[str]) -> bool:
+    """Whether ``path`` is, or lies in a folder that is, a source that failed to load (its error already said so)."""
+    return any(path == f or path.startswith(f + "/") for f in failed)
+
+
+def check_links(
+    pages: Sequence[ParsedDocument], hidden: Sequence[Document], failed: Collection[str] = ()
+) -> tuple[list[Problem], list[Problem]]:
+    """Broken links and anchors are warnings; a link to a left-out editor document is an error.
+
+    A link to a file that failed to load (``failed``: the paths of the load errors) is
+    not reported again: the file exists, and its own error is the one to fix.
+    """
     errors: list[Problem] = []
     warnings: list[Problem] = []
     by_path = {p.doc.rel_path: p for p in pages}
@@ -37,6 +48,8 @@ def check_links(pages: Sequence[ParsedDocument], hidden: Sequence[Document]) -> 
                 errors.append(Problem(doc.rel_path, line, f"public page links to editor-only document {link.target}"))
                 continue
             target = by_path.get(link.target)
+            if target is None and unread(link.target, failed):
+                continue
             if target is None:
                 warnings.append(Problem(doc.rel_path, line, f"broken link: {link.target} does not exist"))
             elif link.fragment and link.fragment not in target.ids:
@@ -82,8 +95,13 @@ def check_aliases(pages: Sequence[ParsedDocument], taken: set[str]) -> tuple[dic
     return redirects, errors
 
 
-def check_nav(config: Config, documents: Sequence[Document]) -> tuple[list[Problem], list[Problem]]:
-    """Listed but missing: error (a lost file). Present but unlisted: warning."""
+def check_nav(
+    config: Config, documents: Sequence[Document], failed: Collection[str] = ()
+) -> tuple[list[Problem], list[Problem]]:
+    """Listed but missing: error (a lost file). Present but unlisted: warning.
+
+    A listed file that failed to load (``failed``) is not missing: its own error says what is wrong.
+    """
     if config.nav is None or config.source is None:
         return [], []
     source = config.source.name
@@ -92,7 +110,7 @@ def check_nav(config: Config, documents: Sequence[Document]) -> tuple[list[Probl
     errors = [
         Problem(source, entry.line, f"nav lists {entry.path}, which does not exist")
         for entry in config.nav
-        if entry.path not in present
+        if entry.path not in present and not unread(entry.path, failed)
     ]
     warnings = [
         Problem(d.rel_path, 1, f"{d.rel_path} is not listed in nav")

@@ -44,6 +44,10 @@ def split_front_matter(text: str, rel: str) -> tuple[dict, str, int, list[Proble
         return {}, text, 1, [Problem(rel, 1, f"front matter is {len(raw) // 1024:,} KiB; at most {MAX_FRONT_MATTER_KIB} KiB is read")]
     body = text[end.end() + 1 :] if end.end() < len(text) else ""
     body_line = text[: end.end()].count("\n") + 2
+    if text.startswith("...", end.start()):
+        leaked = _keys_after_document_end(body, body_line, text[: end.start()].count("\n") + 1, rel)
+        if leaked:
+            return {}, body, body_line, [leaked]
     try:
         front = load_strict(raw, first_line=2)
     except yaml.YAMLError as exc:
@@ -59,6 +63,29 @@ def split_front_matter(text: str, rel: str) -> tuple[dict, str, int, list[Proble
     front = {str(k): v for k, v in front.items()}
     front["__lines__"] = _key_lines(raw)
     return front, body, body_line, []
+
+
+def _keys_after_document_end(body: str, body_line: int, end_line: int, rel: str) -> Problem | None:
+    """Keys right after a '...' that ended the front matter early: they would be published as text.
+
+    YAML ends a document at '...', so in ``title: A / ... / visibility: editor / ---``
+    the visibility is page text. The first paragraph after '...' is looked at: a key
+    on its first line, or a known key on any line, is an error.
+    """
+    lines = body.split("\n")
+    first = next((i for i, line in enumerate(lines) if line.strip()), None)
+    if first is None:
+        return None
+    for i in range(first, len(lines)):
+        line = lines[i]
+        if not line.strip():
+            break
+        key = _KEY_LINE.match(line) or (i == first and _ANY_KEY_LINE.match(line))
+        if key:
+            name = key.group(0).rstrip(" \t:")
+            return Problem(rel, body_line + i, f"front matter ended by '...' on line {end_line}, so {brief(name)} would be "
+                                               "published as page text; remove the '...' line")
+    return None
 
 
 def _unopened_front_matter(text: str, rel: str) -> Problem | None:

@@ -12,7 +12,10 @@ from ..config import Config
 from ..errors import Problem
 from ..model import PUBLIC, Document
 from .output_folder import is_citesearch_output
-from .source_files import is_utf8_name, outside_problem, read_regular, shown_name, source_problem
+from .source_files import (
+    folder_problem, is_editor_leftover, is_markdown, is_utf8_name, leftovers_warning, outside_problem, read_regular,
+    shown_name, source_problem, walk, without_markdown_suffix,
+)
 from .frontmatter import KNOWN_KEYS, RESERVED_ID_PREFIXES, split_front_matter, valid_id, validate_front_matter
 from .limits import source_problems
 
@@ -34,11 +37,12 @@ class Sources:
     other: list[Path] = field(default_factory=list)
     linked: list[Path] = field(default_factory=list)
     sites: list[Path] = field(default_factory=list)  # folders holding a site citesearch built: never content
+    leftovers: list[Path] = field(default_factory=list)  # editors' backup and swap files: never published
     problems: list[Problem] = field(default_factory=list)
 
 
 def find_sources(content_dir: Path) -> Sources:
-    """Every ``*.md`` and every other file; ``_`` and ``.`` names and citesearch's own outputs skipped.
+    """Every Markdown file and every other file; ``_`` and ``.`` names, editor leftovers and citesearch's own outputs skipped.
 
     Folder symlinks are not followed, so a symlink loop cannot hang the walk.
     Symlinks that lead outside the content folder, special files (FIFOs,
@@ -54,7 +58,7 @@ def find_sources(content_dir: Path) -> Sources:
     def unreadable(exc: OSError) -> None:
         found.problems.append(Problem(rel(exc.filename), 1, f"cannot read folder: {exc.strerror or exc}"))
 
-    for folder, dirs, files in os.walk(content_dir, onerror=unreadable):
+    for folder, dirs, files in walk(content_dir, unreadable):
         kept = []
         for name in sorted(dirs):
             path = Path(folder) / name
@@ -68,6 +72,8 @@ def find_sources(content_dir: Path) -> Sources:
                     found.problems.append(Problem(rel(path), 1, outside))
                 else:
                     found.linked.append(path)
+            elif folder_problem(path):  # before looking inside it for a site's marker
+                found.problems.append(Problem(rel(path), 1, folder_problem(path)))
             elif is_citesearch_output(path):  # a site built into the content is never republished
                 found.sites.append(path)
             else:
@@ -77,12 +83,15 @@ def find_sources(content_dir: Path) -> Sources:
             path = Path(folder) / name
             if name.startswith(("_", ".")) or name == "citesearch.yml":
                 continue
+            if is_editor_leftover(name):
+                found.leftovers.append(path)
+                continue
             problem = "file name is not valid UTF-8; rename it" if not is_utf8_name(name) else source_problem(path, root_real)
             if problem:
                 found.problems.append(Problem(rel(path), 1, problem))
             else:
-                (found.markdown if name.endswith(".md") else found.other).append(path)
-    for paths in (found.markdown, found.other, found.linked, found.sites):
+                (found.markdown if is_markdown(name) else found.other).append(path)
+    for paths in (found.markdown, found.other, found.linked, found.sites, found.leftovers):
         paths.sort()
     return found
 
@@ -99,6 +108,8 @@ def load_documents(content_dir: Path, config: Config) -> Loaded:
     for path in sources.sites:
         rel = path.relative_to(content_dir).as_posix()
         warnings.append(Problem(rel, 1, "skipped: a site built by citesearch is not content; move it out of the content folder"))
+    if sources.leftovers:
+        warnings.append(leftovers_warning([p.relative_to(content_dir).as_posix() for p in sources.leftovers]))
     for path in sources.markdown:
         rel = path.relative_to(content_dir).as_posix()
         doc = _load_one(path, rel, config, errors, warnings)
@@ -167,7 +178,7 @@ def _load_one(path: Path, rel: str, config: Config, errors: list, warnings: list
 
 def id_from_path(rel: str) -> str | None:
     """``Guide/Install Notes.md`` -> ``guide/install-notes``; None when nothing usable is left."""
-    stem = rel[: -len(".md")].lower()
+    stem = without_markdown_suffix(rel).lower()
     parts = []
     for part in stem.split("/"):
         slug = re.sub(r"[^a-z0-9._-]+", "-", part).strip("-.")

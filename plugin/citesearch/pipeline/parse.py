@@ -24,6 +24,7 @@ from ..markdown_ext.links import LinkExtension
 from ..model import Chunk, Document, ParsedDocument
 from ..progress import Progress
 from .lunr_index import field_counts, interned
+from .source_files import without_markdown_suffix
 
 from ..markdown_ext import chunk as chunk_extension
 
@@ -184,5 +185,5 @@ def _with_terms(chunks: Sequence[Chunk]) -> tuple[Chunk, ...]:
 
 
 def fallback_title(doc: Document) -> str:
-    stem = doc.rel_path.rsplit("/", 1)[-1][: -len(".md")]
+    stem = without_markdown_suffix(doc.rel_path.rsplit("/", 1)[-1])
     return stem.replace("-", " ").replace("_", " ").strip() or doc.id

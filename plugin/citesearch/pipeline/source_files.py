@@ -8,10 +8,20 @@ again, so a file swapped for a FIFO in between cannot hang the build either.
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import stat
 from pathlib import Path
+from typing import Callable, Iterator
+
+from ..errors import Problem
+
+# Markdown by any of its usual extensions, in any case: 'Roadmap.MD' and 'notes.markdown' are pages, never
+# files copied as they are (a draft copied verbatim would publish its 'visibility: editor' text).
+MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".mdwn", ".mdtxt", ".mdtext")
+# What editors, merges and patches leave beside a file: copies of a draft, never content to publish.
+_BACKUP_SUFFIXES = (".bak", ".backup", ".old", ".orig", ".rej", ".save", ".swo", ".swp", ".swx", ".tmp", ".temp")
 
 _KINDS = (
     (stat.S_ISDIR, "folder"),
@@ -33,6 +43,76 @@ def shown_name(name: str | os.PathLike) -> str:
 
 def is_utf8_name(name: str) -> bool:
     return shown_name(name) == name
+
+
+def markdown_suffix(name: str) -> str | None:
+    """The Markdown extension ``name`` ends with, as written (``.MD``), or None."""
+    lower = name.lower()
+    return next((name[-len(s):] for s in MARKDOWN_SUFFIXES if lower.endswith(s) and len(name) > len(s)), None)
+
+
+def is_markdown(name: str) -> bool:
+    return markdown_suffix(name) is not None
+
+
+def without_markdown_suffix(path: str) -> str:
+    suffix = markdown_suffix(path)
+    return path[: -len(suffix)] if suffix else path
+
+
+def is_editor_leftover(name: str) -> bool:
+    """An editor's backup, autosave, swap or lock file, or a merge's leftover: ``a.md~``, ``#a.md#``, ``a.md.orig``."""
+    lower = name.lower()
+    return (
+        lower.endswith("~")
+        or lower.startswith(("#", ".#", "~$"))
+        or lower.endswith(_BACKUP_SUFFIXES)
+    )
+
+
+def leftovers_warning(rels: list[str]) -> Problem:
+    """One warning for all the editor leftovers skipped, however many."""
+    shown = ", ".join(shown_name(r) for r in rels[:3]) + (f" and {len(rels) - 3} more" if len(rels) > 3 else "")
+    what = "editor backup, swap or lock file" if len(rels) == 1 else f"{len(rels)} editor backup, swap or lock files"
+    return Problem(shown_name(rels[0]), 1, f"{what}, never published: {shown}")
+
+
+def folder_problem(path: Path) -> str | None:
+    """Why the folder's files cannot be read (no read or search permission), or None."""
+    return None if os.access(path, os.R_OK | os.X_OK) else "cannot read folder: Permission denied"
+
+
+def walk(top: Path, onerror: Callable[[OSError], None]) -> Iterator[tuple[str, list[str], list[str]]]:
+    """``os.walk`` without recursion: a folder 1,000 levels deep is walked, not a RecursionError.
+
+    Top-down like ``os.walk`` (the caller may prune ``dirs`` in place); folder
+    symlinks are listed as folders and never entered.  A folder that cannot be
+    listed, or whose entries cannot be looked at (no search permission), goes
+    to ``onerror`` and is left out.
+    """
+    stack = [os.fspath(top)]
+    while stack:
+        folder = stack.pop()
+        try:
+            with os.scandir(folder) as entries:
+                dirs, files = [], []
+                for entry in entries:
+                    (dirs if _is_folder(entry) else files).append(entry.name)
+            if not os.access(folder, os.X_OK):  # names listed, but none can be opened
+                raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), folder)
+        except OSError as exc:
+            onerror(exc)
+            continue
+        yield folder, dirs, files
+        inner = (os.path.join(folder, name) for name in reversed(dirs))
+        stack.extend(path for path in inner if not os.path.islink(path))
+
+
+def _is_folder(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:  # a symlink loop, say: a file, which its own check reports (as os.walk does)
+        return False
 
 
 def outside_problem(path: Path, root_real: Path) -> str | None:
