@@ -10,8 +10,8 @@ phone, where the results fill the screen. PNGs go to ``--out`` as
     python bench/screenshots.py --out /tmp/shots --site typer=/path/to/built/site --only typer
 
 The real sites come from ``../shared/realsites`` built with their own
-mkdocs.yml, ``search`` swapped for ``citesearch`` (tests/realsite_support.py
-when present, else the same swap here); ``demo`` is ``content/`` built by
+mkdocs.yml, ``search`` swapped for ``citesearch`` (tests/realsite_support.py);
+``demo`` is ``content/`` built by
 ``citesearch build``. Chromium is Debian's, through Playwright.
 """
 
@@ -21,16 +21,12 @@ import argparse
 import contextlib
 import functools
 import http.server
-import os
-import shutil
 import subprocess
 import sys
 import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-
-import yaml
 
 REPO = Path(__file__).resolve().parents[1]
 REALSITES = REPO.parent / "shared" / "realsites"
@@ -69,33 +65,13 @@ def serve(folder: Path, port: int = 0) -> Iterator[str]:
 
 
 def build_realsite(name: str, dest: Path) -> Path:
-    """The real site built with its own mkdocs.yml, MkDocs' search swapped for citesearch."""
+    """The real site built with its own mkdocs.yml, MkDocs' search swapped for citesearch (as the tests build it)."""
     sys.path.insert(0, str(REPO / "tests"))
     try:
-        from realsite_support import build_realsite as shared_build  # the plugin tests' builder, when present
-    except ImportError:
-        shared_build = None
+        from realsite_support import build_realsite as build
     finally:
         sys.path.pop(0)
-    if shared_build is not None:
-        return shared_build(name, dest)
-    source = REALSITES / name
-    work = dest / name
-    shutil.copytree(source, work, dirs_exist_ok=True)
-    config_path = work / "mkdocs.yml"
-    # Tagged YAML (!ENV, !!python/name) is kept: the swap edits the plugin lines only.
-    lines = config_path.read_text(encoding="utf-8").splitlines()
-    text = "\n".join(line.replace("- search", "- citesearch") if line.strip() == "- search" else line for line in lines)
-    if "citesearch" not in text:
-        text = text.replace("\nplugins:\n", "\nplugins:\n  citesearch: {}\n", 1) if "\nplugins:\n" in text else text + "\nplugins:\n  - citesearch\n"
-    config_path.write_text(text + "\n", encoding="utf-8")
-    site = work / "site"
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config_path), "-d", str(site)],
-                          cwd=work, capture_output=True, text=True, env=env, timeout=900)
-    if done.returncode != 0:
-        raise SystemExit(f"{name}: mkdocs build failed:\n{done.stderr[-3000:]}")
-    return site
+    return build(name, dest / name)
 
 
 def build_demo(dest: Path) -> Path:
