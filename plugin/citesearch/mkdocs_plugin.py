@@ -39,6 +39,7 @@ from .model import EDITOR, PUBLIC, VISIBILITIES
 from .pipeline.index import SearchPage, build_search_files
 from .assets import widget_assets
 from .pipeline.render import theme_dir
+from .mkdocs_theme import ThemeAdapter, place_box, theme_adapter
 from .version import __version__
 
 log = logging.getLogger("mkdocs.plugins.citesearch")
@@ -90,7 +91,7 @@ class CitesearchPlugin(BasePlugin[CitesearchConfig]):
                         "list only citesearch under 'plugins:' (or set 'search_dir')")
         self.extension = ChunkExtension(budget=options.chunk_budget)
         config.markdown_extensions.append(self.extension)
-        self.widget = Widget.load(options.assets_dir, options.search_dir)
+        self.widget = Widget.load(options.assets_dir, options.search_dir, theme_adapter(config.theme.name))
         return config
 
     def on_files(self, files: Files, config) -> Files:
@@ -183,16 +184,17 @@ class Widget:
     modules: tuple[str, ...]
     preloads: tuple[str, ...]  # what the box needs before it works (assets.WidgetAssets.preloads)
     box_template: jinja2.Template  # the standalone theme's own search box, templates/search.html
+    theme: ThemeAdapter  # where the box goes in the site's theme (mkdocs_theme.py)
 
     @classmethod
-    def load(cls, assets_dir: str, search_dir: str) -> "Widget":
+    def load(cls, assets_dir: str, search_dir: str, theme: ThemeAdapter) -> "Widget":
         assets = widget_assets(theme_dir())
         env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(str(theme_dir() / "templates")),
             autoescape=True,
             undefined=jinja2.StrictUndefined,
         )
-        return cls(assets_dir, search_dir, assets.version, assets.modules, assets.preloads, env.get_template("search.html"))
+        return cls(assets_dir, search_dir, assets.version, assets.modules, assets.preloads, env.get_template("search.html"), theme)
 
     def inject(self, html: str, root: str, lang: str) -> str:
         assets = f"{root}{self.assets_dir}/"
@@ -206,7 +208,11 @@ class Widget:
             f'<link rel="stylesheet" href="{assets}search.css?v={self.version}">\n'
         )
         script = f'<script type="module" src="{assets}citesearch.js?v={self.version}"></script>\n'
-        return inject(html, head, self.box_template.render(page_lang=lang), script)
+        # Tags in <head>, the box in the theme's header, the script last.
+        html = html.replace("</head>", head + "</head>", 1)
+        html = place_box(html, self.theme, lambda theme: self.box_template.render(page_lang=lang, citesearch_theme=theme))
+        at = html.rfind("</body>")
+        return html[:at] + script + html[at:] if at >= 0 else html + script
 
 
 # --- helpers without plugin state -----------------------------------------------------------------
@@ -240,31 +246,6 @@ def front_matter(source: str) -> dict:
     """The page's front matter as MkDocs reads it (the same keys ``page.meta`` will have)."""
     _, meta = get_data(source)
     return meta
-
-
-_MATERIAL_HEADER_END = re.compile(r"</nav>\s*</header>")
-_MKDOCS_NAVBAR = '<ul class="nav navbar-nav ms-md-auto">'
-_BODY_OPEN = re.compile(r"<body[^>]*>")
-
-
-def inject(html: str, head: str, box: str, script: str) -> str:
-    """The page with the widget: tags in <head>, the box in the theme's header, the script last.
-
-    Material: at the right end of its header bar; theme ``mkdocs``: in the navbar,
-    before its right-hand links; any other theme: at the top of <body>.
-    """
-    html = html.replace("</head>", head + "</head>", 1)
-    header_end = _MATERIAL_HEADER_END.search(html)
-    if header_end:
-        html = html[: header_end.start()] + box + html[header_end.start():]
-    elif _MKDOCS_NAVBAR in html:
-        html = html.replace(_MKDOCS_NAVBAR, box + _MKDOCS_NAVBAR, 1)
-    else:
-        body = _BODY_OPEN.search(html)
-        at = body.end() if body else 0
-        html = html[:at] + box + html[at:]
-    at = html.rfind("</body>")
-    return html[:at] + script + html[at:] if at >= 0 else html + script
 
 
 # Every file a build writes into the search folder but the manifest has a content hash in its name.

@@ -6,6 +6,7 @@
 import { createEngine, LoadError } from "./widget-engine.js";
 import { highlightLanding, landingTarget } from "./widget-landing.js";
 import { strings } from "./widget-strings.js";
+import { attachTheme } from "./widget-theme.js";
 import { renderResults, statusText } from "./widget-view.js";
 
 const QUERY_PARAM = "q";
@@ -29,8 +30,14 @@ function searchLocation() {
 
 const engine = createEngine(import.meta.url, searchLocation());
 
+// Inputs that take no text: a clicked radio button (Material's content tabs
+// and palette toggle) keeps the focus, and `/` must still reach the box.
+const TEXTLESS_INPUT = /^(button|checkbox|color|file|hidden|image|radio|range|reset|submit)$/;
+
 function isEditable(target) {
-  return target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.tagName === "INPUT") return !TEXTLESS_INPUT.test(target.type);
+  return target.isContentEditable || /^(TEXTAREA|SELECT)$/.test(target.tagName);
 }
 
 function languageName(lang) {
@@ -241,7 +248,7 @@ function mountWidget(box) {
     if (option) activate(options().indexOf(option), { scroll: false });
   });
   document.addEventListener("click", (event) => {
-    if (!box.contains(event.target)) open(false);
+    if (box.isConnected && !box.contains(event.target)) open(false);
   });
   box.addEventListener("focusout", (event) => {
     if (!box.contains(event.relatedTarget)) open(false);
@@ -249,7 +256,7 @@ function mountWidget(box) {
   document.addEventListener("keydown", (event) => {
     const commandK = (event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "k";
     const slash = event.key === "/" && !event.ctrlKey && !event.metaKey && !event.altKey && !isEditable(event.target);
-    if (commandK || slash) {
+    if ((commandK || slash) && box.isConnected) {
       event.preventDefault();
       input.focus();
       input.select();
@@ -257,6 +264,16 @@ function mountWidget(box) {
   });
 
   box.dataset.ready = "";
+  const widget = {
+    close() {
+      activate(-1);
+      open(false);
+    },
+    focus() {
+      input.focus();
+      input.select();
+    },
+  };
   const shared = new URL(location.href).searchParams.get(QUERY_PARAM);
   if (shared) {
     input.value = shared;
@@ -268,10 +285,14 @@ function mountWidget(box) {
   } else if (document.activeElement === input) {
     ensureLoaded().catch((error) => say(failureText(error)));
   }
+  return widget;
 }
 
-const box = document.querySelector("[data-citesearch]");
-if (box) mountWidget(box);
+// Boxes not mounted yet: the page's, then any that a theme's page swap brought in.
+function mountAll() {
+  for (const box of document.querySelectorAll("[data-citesearch]:not([data-ready])")) attachTheme(box, mountWidget(box));
+}
+mountAll();
 async function land({ scroll = false } = {}) {
   try {
     const blocks = await highlightLanding(document.querySelector("#content") || document.body, location.href, engine.modules);
@@ -286,7 +307,12 @@ async function land({ scroll = false } = {}) {
 // announces each one (the first included) on its document$ observable. It does
 // not scroll to a fragment it cannot find by id (`#anchor:~:text=…`): we do.
 let swaps = 0;
-if (window.document$?.subscribe) window.document$.subscribe(() => land({ scroll: swaps++ > 0 }));
+if (window.document$?.subscribe) {
+  window.document$.subscribe(() => {
+    mountAll();
+    land({ scroll: swaps++ > 0 });
+  });
+}
 else land();
 // A result on the page already shown differs only by its fragment: no reload.
 addEventListener("hashchange", land);
