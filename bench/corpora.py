@@ -8,6 +8,7 @@ only under ``bench/work/``.
 
 from __future__ import annotations
 
+import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,7 +16,9 @@ from pathlib import Path
 BENCH_DIR = Path(__file__).resolve().parent
 REPO_DIR = BENCH_DIR.parent
 WORK_DIR = BENCH_DIR / "work"
-CORPORA_DIR = REPO_DIR.parent / "shared" / "corpora"
+# The shared material sits beside the repository; a worktree elsewhere names it.
+SHARED_DIR = Path(os.environ.get("CITESEARCH_SHARED", REPO_DIR.parent / "shared"))
+CORPORA_DIR = SHARED_DIR / "corpora"
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from citesearch import ContentError, build
+from citesearch.engine import contract
 from citesearch.engine.shards import chunk_file
 from conftest import BASIC_SITE, REPO
 
@@ -52,7 +53,7 @@ def test_relative_markdown_links_point_at_pages(basic_built: Path):
 
 def test_manifest_names_every_shard_by_content_hash(basic_built: Path):
     manifest = json.loads((basic_built / "search/manifest.json").read_text())
-    assert manifest["format"] == 3
+    assert manifest["format"] == contract.FORMAT_VERSION
     assert sorted(manifest["languages"]) == ["en", "ru", "zh"]
     for lang, entry in manifest["languages"].items():
         for key, kind in (("terms", "terms"), ("dictionary", "dict")):

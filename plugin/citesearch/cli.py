@@ -64,7 +64,8 @@ def make_parser() -> argparse.ArgumentParser:
     search.add_argument("query")
     search.add_argument("--site", type=Path, default=Path("site"))
     search.add_argument("--json", action="store_true", help="print the answer as JSON")
-    search.add_argument("--limit", type=int, default=10)
+    search.add_argument("--limit", type=int, default=10, help="pages to list, each with its best passages (default 10)")
+    search.add_argument("--explain", action="store_true", help="print the ranking criteria that placed each result")
     search.add_argument("--lang", help="search only documents in this language")
     search.add_argument("--exact", action="store_true", help="do not treat the last word as a prefix")
     return parser
@@ -188,4 +189,11 @@ def _search(args) -> int:
     for result in answer.results:
         print(f"\n{' › '.join(result.heading)}  [{result.url}]")
         print(f"  {result.quote}" if result.quote else "  (no sentence quotes the query)")
+        if args.explain:
+            print(f"  page {result.page + 1}: {_criteria(result.page_criteria)}")
+            print(f"  passage: {_criteria(result.criteria)}" + (f"; {result.more_on_page} more on this page" if result.more_on_page else ""))
     return EXIT_OK
+
+
+def _criteria(values: dict) -> str:
+    return ", ".join(f"{name} {value:g}" for name, value in values.items())

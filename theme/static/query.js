@@ -41,24 +41,42 @@ function pieceTerms(analyzer, piece) {
   return piece.kind === "cjk" ? bigrams(piece.text) : [analyzer.stem(piece.text, piece.kind)];
 }
 
+function piecePrefixes(analyzer, query, pieces, i, prefix) {
+  const piece = pieces[i];
+  if (isLoneCjk(piece)) {
+    // Ideographs are indexed inside bigrams: a lone one is a prefix.
+    return [{ text: piece.text, terms: [piece.text] }];
+  }
+  if (prefix && i === pieces.length - 1 && piece.kind !== "cjk" && piece.end === query.length) {
+    // Still typing this word. A wildcard skips the stemmer: prefix the
+    // stem, so every form of a word is one query, and the raw form too
+    // when the stemmer changed more than the ending (happy → happi).
+    const [term] = pieceTerms(analyzer, piece);
+    const texts = piece.text.startsWith(term) ? [term] : [term, piece.text];
+    return texts.filter((text) => codePoints(text) >= PREFIX_MIN_LENGTH).map((text) => ({ text, terms: [term] }));
+  }
+  return [];
+}
+
 function prefixes(analyzer, query, pieces, prefix) {
-  const result = [];
+  return pieces.flatMap((_, i) => piecePrefixes(analyzer, query, pieces, i, prefix));
+}
+
+// The distinct words of the query as the ranking counts them (query.py
+// `words`): {terms (all needed for an exact match), prefixes, fuzzy}.
+export function words(analyzer, rawQuery, { prefix = true } = {}) {
+  const query = capped(rawQuery);
+  const pieces = analyzer.pieces(query);
+  const found = new Map();
   pieces.forEach((piece, i) => {
-    if (isLoneCjk(piece)) {
-      // Ideographs are indexed inside bigrams: a lone one is a prefix.
-      result.push({ text: piece.text, terms: [piece.text] });
-    } else if (prefix && i === pieces.length - 1 && piece.kind !== "cjk" && piece.end === query.length) {
-      // Still typing this word. A wildcard skips the stemmer: prefix the
-      // stem, so every form of a word is one query, and the raw form too
-      // when the stemmer changed more than the ending (happy → happi).
-      const [term] = pieceTerms(analyzer, piece);
-      const texts = piece.text.startsWith(term) ? [term] : [term, piece.text];
-      for (const text of texts) {
-        if (codePoints(text) >= PREFIX_MIN_LENGTH) result.push({ text, terms: [term] });
-      }
-    }
+    const terms = pieceTerms(analyzer, piece);
+    const key = terms.join("\u0000");
+    let texts = piecePrefixes(analyzer, query, pieces, i, prefix).map((p) => p.text);
+    const fuzzy = piece.kind !== "cjk" && codePoints(terms[0]) >= FUZZY_MIN_LENGTH;
+    if (found.has(key)) texts = [...new Set([...found.get(key).prefixes, ...texts])];
+    found.set(key, { terms, prefixes: texts, fuzzy });
   });
-  return result;
+  return [...found.values()];
 }
 
 // {terms: [distinct terms], prefixes: [{text, terms}]}: what a quote needs.

@@ -22,7 +22,7 @@ export function withinOneEdit(a, b) {
 
 // Position of the last key not after `key` (terms compare by UTF-16 units, the
 // order of the term files; refs as numbers), -1 when every key is after it.
-function lastNotAfter(keys, key) {
+export function lastNotAfter(keys, key) {
   let low = 0;
   let high = keys.length;
   while (low < high) {
@@ -118,11 +118,16 @@ export function createShardedIndex({ lunr, query, analyzer, entry, fields, load 
     return { names, wanted };
   }
 
-  // Only the matching terms of the files: a smaller index loads faster.
-  async function index(items) {
+  // The rows of the terms the clauses can match, in term order.
+  async function rows(items) {
     const { names, wanted } = await plan(items);
     const data = await Promise.all(names.map(file));
-    return assemble(lunr, fields, data.flatMap((d) => d.terms.filter((row) => wanted(row[0]))));
+    return data.flatMap((d) => d.terms.filter((row) => wanted(row[0])));
+  }
+
+  // Only the matching terms of the files: a smaller index loads faster.
+  async function index(items) {
+    return assemble(lunr, fields, await rows(items));
   }
 
   // query.run on the partial index of the query's terms: the same hits and
@@ -145,5 +150,5 @@ export function createShardedIndex({ lunr, query, analyzer, entry, fields, load 
     return { doc: { id, title, url }, anchor, heading, text };
   }
 
-  return { run, chunk };
+  return { run, rows, chunk, fields };
 }

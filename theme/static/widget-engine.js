@@ -4,7 +4,7 @@
 // `citesearch search --json`. Everything is fetched lazily, once per page,
 // relative to the widget's own URL; independent files in parallel.
 
-import { FORMAT_VERSION, STATUS_INSUFFICIENT, STATUS_SUPPORTED } from "./contract.js";
+import { FORMAT_VERSION, PASSAGES_PER_PAGE, STATUS_INSUFFICIENT, STATUS_SUPPORTED } from "./contract.js";
 
 const VENDOR_SCRIPTS = ["vendor/lunr.min.js", "vendor/lunr.stemmer.support.min.js", "vendor/lunr.ru.min.js"];
 
@@ -67,15 +67,15 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
       // everything downloads at once.
       const scripts = Promise.all(VENDOR_SCRIPTS.map((path) => loadScript(asset(path))));
       const imports = Promise.all(
-        ["analyzer.js", "query.js", "quote.js", "shards.js"].map((name) =>
+        ["analyzer.js", "query.js", "quote.js", "shards.js", "rank.js"].map((name) =>
           import(asset(name)).catch((error) => {
             throw new LoadError(`could not load ${name} (${error.message})`);
           })
         )
       );
-      const [, [analyzerModule, query, quote, shards]] = await Promise.all([scripts, imports]);
+      const [, [analyzerModule, query, quote, shards, rank]] = await Promise.all([scripts, imports]);
       const lunr = window.lunr;
-      return { lunr, analyzer: analyzerModule.createAnalyzer(lunr), query, quote, shards };
+      return { lunr, analyzer: analyzerModule.createAnalyzer(lunr), query, quote, shards, rank };
     });
 
   const shard = (lang) =>
@@ -103,44 +103,57 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
     return { mods, shards: await Promise.all(langs.map(shard)) };
   }
 
-  // Ranked hits of every shard; across languages by score desc, then language
-  // order, then numeric ref (the same order inside one shard as query.run).
-  async function rank(shards, text, options) {
+  // Ranked pages of every shard (rank.js); across languages by the criteria,
+  // then language order, then ref (the same order inside one shard).
+  async function rankPages(mods, shards, text, options) {
+    const answers = await Promise.all(shards.map((shard) => mods.rank.search(mods.lunr, mods.analyzer, shard.index, text, options)));
     const ranked = [];
-    let fuzzy = false;
-    const answers = await Promise.all(shards.map((shard) => shard.index.run(text, options)));
-    for (const [i, shard] of shards.entries()) {
-      const found = answers[i];
-      fuzzy = fuzzy || found.fuzzy;
-      for (const hit of found.hits) ranked.push({ shard, ref: hit.ref, score: hit.score });
-    }
-    if (shards.length > 1) ranked.sort((a, b) => b.score - a.score);
-    return { ranked, fuzzy };
+    shards.forEach((shard, order) => {
+      for (const page of answers[order].pages) ranked.push({ shard, order, page, key: [...page.key.slice(0, -1), order, page.ref] });
+    });
+    ranked.sort((a, b) => mods.rank.compareKeys(a.key, b.key));
+    return { ranked, fuzzy: answers.some((found) => found.fuzzy) };
   }
 
-  // `prefix`: the last word may still be being typed (query.js only treats it
-  // so when the text does not end in whitespace). `onFirst(answer)`, when
-  // given, gets the answer's first `first` results as soon as their texts are
-  // in (the same ranks, scores and quotes as in the full answer), so they can
-  // show before the texts of lower-ranked results arrive.
-  async function search(text, { langs, limit = 10, prefix = true, first = 5, onFirst = null } = {}) {
+  // A result of one passage: its page, anchor, heading path and quote.
+  async function passageResult(mods, shard, passage, text, prefix) {
+    const { doc, anchor, heading, text: chunkText } = await shard.index.chunk(passage.ref);
+    const quoted = mods.quote.quote(mods.analyzer, chunkText, text, { prefix });
+    const criteria = Object.fromEntries(passage.criteria);
+    return {
+      ref: `${doc.id}#${anchor}`,
+      doc,
+      anchor,
+      heading,
+      lang: shard.lang,
+      score: criteria.score,
+      url: new URL(doc.url, siteUrl).href,
+      quote: quoted ? quoted.sentence : null,
+      marks: quoted ? quoted.marks : [],
+      criteria,
+    };
+  }
+
+  // Results grouped by page, best page first: the first `limit` pages, each
+  // with its first `perPage` passages; a page's last result carries
+  // `moreOnPage` and `moreRefs` (its other matching passages, best first, for
+  // `passages`). `prefix`: the last word may still be being typed (query.js
+  // only treats it so when the text does not end in whitespace).
+  // `onFirst(answer)`, when given, gets the answer's first `first` results as
+  // soon as their texts are in (the same ranks and quotes as in the full
+  // answer), so they can show before the texts of lower-ranked results arrive.
+  async function search(text, { langs, limit = 10, perPage = PASSAGES_PER_PAGE, prefix = true, first = 5, onFirst = null } = {}) {
     const { mods, shards } = await prepare(langs);
-    const { ranked, fuzzy } = await rank(shards, text, { prefix });
+    const { ranked, fuzzy } = await rankPages(mods, shards, text, { prefix });
     // Requested in rank order: the top results' files are asked for first.
-    const pending = ranked.slice(0, limit).map(async ({ shard, ref, score }) => {
-      const { doc, anchor, heading, text: chunkText } = await shard.index.chunk(Number(ref));
-      const quoted = mods.quote.quote(mods.analyzer, chunkText, text, { prefix });
-      return {
-        ref: `${doc.id}#${anchor}`,
-        doc,
-        anchor,
-        heading,
-        lang: shard.lang,
-        score,
-        url: new URL(doc.url, siteUrl).href,
-        quote: quoted ? quoted.sentence : null,
-        marks: quoted ? quoted.marks : [],
-      };
+    const pending = ranked.slice(0, limit).flatMap(({ shard, page }, position) => {
+      const shown = page.passages.slice(0, perPage);
+      const pageCriteria = Object.fromEntries(page.criteria);
+      return shown.map(async (passage, n) => {
+        const result = await passageResult(mods, shard, passage, text, prefix);
+        const more = n === shown.length - 1 ? page.passages.slice(shown.length).map((p) => p.ref) : [];
+        return { ...result, page: position, pageCriteria, moreOnPage: more.length, moreRefs: more };
+      });
     });
     const answer = (results) => {
       const status = results.some((result) => result.quote !== null) ? STATUS_SUPPORTED : STATUS_INSUFFICIENT;
@@ -151,5 +164,11 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
     return answer(await all);
   }
 
-  return { manifest, modules, search };
+  // The results of more passages of one page (`moreRefs` of a result of `lang`).
+  async function passages(text, lang, refs, { prefix = true } = {}) {
+    const { mods, shards } = await prepare([lang]);
+    return Promise.all(refs.map((ref) => passageResult(mods, shards[0], { ref, criteria: [] }, text, prefix)));
+  }
+
+  return { manifest, modules, search, passages };
 }

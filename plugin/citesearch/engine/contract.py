@@ -29,11 +29,17 @@ A term lives in the last term file whose first term is not after it (terms
 ordered by UTF-16 code units, as lunr.js orders them); the terms starting
 with a prefix are consecutive.  ``terms.<lang>.json``::
 
-    {"terms": [["term", term_index, [ref, weight, ...], ...one list per field]]}
+    {"terms": [["term", term_index, [ref, weight, ...], ...one list per field,
+                [page, page_weight, ...]]]}
 
 ``term_index`` is the term's position in the whole index (lunr's ``_index``);
 ``weight`` the term's BM25 weight in that field of that chunk, as lunr.py
-serialized it.  ``dict.<lang>.json`` lists terms by length in UTF-16 code
+serialized it.  The last list holds the pages with the term: ``page`` is the
+first ref of the page (a page's chunks are consecutive refs, so the page of
+a ref is the largest page start not after it) and ``page_weight`` the BM25
+weight of the term in the whole page (title, headings and bodies), which
+ranks pages (``rank``).  It rides in the term files, so it is loaded with
+the term, lazily, and costs no file of its own.  ``dict.<lang>.json`` lists terms by length in UTF-16 code
 units, then UTF-16 order: ``{"terms": [...]}``; an edit-distance-1 neighbour
 of a term is at most one unit longer or shorter.
 
@@ -50,13 +56,14 @@ soon as the ranking names the ref, with no file in between.
 
 ``doc`` indexes ``docs`` of the same file.
 
-Results are ordered by lunr score descending, ties by numeric ref ascending,
-on both sides.
+lunr scores the passages; ``rank`` orders pages by named criteria, then
+the passages inside each page, identically on both sides.
 """
 
 import json
 
-FORMAT_VERSION = 3
+# 4: term rows end with page-level postings (ranking v2).
+FORMAT_VERSION = 4
 
 SEARCH_DIR = "search"
 MANIFEST_NAME = "manifest.json"
@@ -69,6 +76,10 @@ FIELDS = ("title", "heading", "body")
 # title merely shares a stem above the passage holding all the query words
 # (bench: rare-word queries on rust-rfcs 22/40 -> 31/40 in the top 5).
 FIELD_BOOSTS = {"title": 1, "heading": 1, "body": 1}
+
+# Passages of one page shown with their quotes; the page's other matching
+# passages are listed by ref ("N more on this page").
+PASSAGES_PER_PAGE = 3
 
 # Characters of a content hash in a file name.
 HASH_LENGTH = 16

@@ -108,20 +108,51 @@ def _piece_terms(piece: analyzer.Piece) -> list[str]:
     return [analyzer.stem(piece.text, piece.kind)]
 
 
+def _piece_prefixes(query: str, pieces: list[analyzer.Piece], i: int, prefix: bool) -> list[Prefix]:
+    piece = pieces[i]
+    if _is_lone_cjk(piece):
+        # Ideographs are indexed inside bigrams: a lone one is a prefix.
+        return [Prefix(piece.text, (piece.text,))]
+    if prefix and i == len(pieces) - 1 and piece.kind != "cjk" and piece.end == len(query):
+        # Still typing this word.
+        (term,) = _piece_terms(piece)
+        texts = [term] if piece.text.startswith(term) else [term, piece.text]
+        return [Prefix(text, (term,)) for text in texts if len(text) >= PREFIX_MIN_LENGTH]
+    return []
+
+
 def _prefixes(query: str, pieces: list[analyzer.Piece], prefix: bool) -> list[Prefix]:
-    result = []
+    return [p for i in range(len(pieces)) for p in _piece_prefixes(query, pieces, i, prefix)]
+
+
+@dataclass(frozen=True)
+class Word:
+    """One word of the query, as the ranking counts it.
+
+    ``terms``: its index terms, all needed for an exact match (one stem, or a
+    CJK word's bigrams); ``prefixes``: texts a term may start with (the word
+    being typed, a lone ideograph); ``fuzzy``: index terms one edit from
+    ``terms[0]`` match it as a typo.
+    """
+
+    terms: tuple[str, ...]
+    prefixes: tuple[str, ...]
+    fuzzy: bool
+
+
+def words(query: str, *, prefix: bool = True) -> list[Word]:
+    """The distinct words of ``query`` (two forms with one stem are one word)."""
+    query = capped(query)
+    pieces = analyzer.pieces(query)
+    found: dict[tuple[str, ...], Word] = {}
     for i, piece in enumerate(pieces):
-        if _is_lone_cjk(piece):
-            # Ideographs are indexed inside bigrams: a lone one is a prefix.
-            result.append(Prefix(piece.text, (piece.text,)))
-        elif prefix and i == len(pieces) - 1 and piece.kind != "cjk" and piece.end == len(query):
-            # Still typing this word.
-            (term,) = _piece_terms(piece)
-            texts = [term] if piece.text.startswith(term) else [term, piece.text]
-            for text in texts:
-                if len(text) >= PREFIX_MIN_LENGTH:
-                    result.append(Prefix(text, (term,)))
-    return result
+        terms = tuple(_piece_terms(piece))
+        texts = tuple(p.text for p in _piece_prefixes(query, pieces, i, prefix))
+        fuzzy = piece.kind != "cjk" and len(terms[0]) >= FUZZY_MIN_LENGTH
+        if terms in found:
+            texts = tuple(dict.fromkeys(found[terms].prefixes + texts))
+        found[terms] = Word(terms, texts, fuzzy)
+    return list(found.values())
 
 
 def query_terms(query: str, *, prefix: bool = True) -> QueryTerms:

@@ -6,8 +6,8 @@ import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from . import analyzer, contract, quote
-from .shards import ShardedIndex, chunk_file, run as run_sharded
+from . import analyzer, contract, quote, rank
+from .shards import ShardedIndex, chunk_file
 from ..errors import UsageError
 
 
@@ -23,6 +23,11 @@ class Result:
     score: float
     quote: str | None
     marks: list[list[int]]
+    # Ranking v2: results come grouped by page, best page first.
+    page: int = 0  # the page's rank among the pages found (0 = best)
+    more_on_page: int = 0  # set on a page's last result: its matching passages not listed
+    criteria: dict = None  # the values of rank.PASSAGE_CRITERIA that placed the passage in its page
+    page_criteria: dict = None  # the values of rank.PAGE_CRITERIA that placed its page
 
 
 @dataclass(frozen=True)
@@ -32,6 +37,7 @@ class Answer:
     message: str
     fuzzy: bool
     results: list[Result]
+    pages: int = 0  # pages found; results list the first ``limit`` of them
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), ensure_ascii=False, indent=2)
@@ -88,18 +94,25 @@ class SiteSearch:
                 raise UsageError(f"{path}: unreadable ({exc}), rebuild the site") from None
         return self._files[name]
 
-    def search(self, text: str, *, limit: int = 10, lang: str | None = None, prefix: bool = True) -> Answer:
+    def search(self, text: str, *, limit: int = 10, lang: str | None = None, prefix: bool = True,
+               per_page: int = contract.PASSAGES_PER_PAGE) -> Answer:
+        """The first ``limit`` pages, each with its first ``per_page`` passages."""
         if lang is not None and lang not in self.shards:
             raise UsageError(f"no documents in language '{lang}' (this site has: {', '.join(sorted(self.shards))})")
         shards = [self.shards[lang]] if lang else [self.shards[k] for k in sorted(self.shards)]
         try:
-            hits, fuzzy = [], False
+            pages, fuzzy = [], False
             for order, shard in enumerate(shards):
-                found = run_sharded(shard.index, text, prefix=prefix)
+                found = rank.search(shard.index, text, prefix=prefix)
                 fuzzy = fuzzy or found.fuzzy
-                hits += [(-hit.score, order, int(hit.ref), shard, hit) for hit in found.hits]
-            hits.sort(key=lambda h: h[:3])
-            results = [self._result(shard, hit, text, prefix) for *_, shard, hit in hits[:limit]]
+                pages += [(page.key[:-1], order, page.ref, shard, page) for page in found.pages]
+            pages.sort(key=lambda p: p[:3])
+            results = []
+            for position, (*_, shard, page) in enumerate(pages[:limit]):
+                shown = page.passages[:per_page]
+                for n, passage in enumerate(shown):
+                    more = len(page.passages) - len(shown) if n == len(shown) - 1 else 0
+                    results.append(self._result(shard, passage, text, prefix, position, more, page))
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
             # Valid JSON of the wrong shape: a file from another build or tool.
             raise UsageError(f"{self.search_dir}: damaged search files ({exc.__class__.__name__}: {exc}), rebuild the site") from None
@@ -109,14 +122,15 @@ class SiteSearch:
         else:
             status = contract.STATUS_INSUFFICIENT
             message = f"The documents hold nothing that answers “{text.strip()}”."
-        return Answer(text, status, message, fuzzy, results)
+        return Answer(text, status, message, fuzzy, results, len(pages))
 
     def text(self, result: Result) -> str:
         """The whole chunk text of a result this search returned."""
         return self._texts[(result.lang, result.ref)]
 
-    def _result(self, shard: Shard, hit, text: str, prefix: bool) -> Result:
-        (doc_id, title, url), (_, anchor, heading), chunk_text = shard.chunk(int(hit.ref))
+    def _result(self, shard: Shard, passage: rank.Ranked, text: str, prefix: bool, position: int, more: int,
+                page: rank.Ranked) -> Result:
+        (doc_id, title, url), (_, anchor, heading), chunk_text = shard.chunk(passage.ref)
         found = quote.quote(chunk_text, text, prefix=prefix)
         self._texts[(shard.lang, contract.public_ref(doc_id, anchor))] = chunk_text
         return Result(
@@ -126,7 +140,15 @@ class SiteSearch:
             heading=heading,
             url=f"{url}#{anchor}",
             lang=shard.lang,
-            score=round(hit.score, 6),
+            score=round(passage.explain()["score"], 6),
             quote=found.sentence if found else None,
             marks=[list(m) for m in found.marks] if found else [],
+            page=position,
+            more_on_page=more,
+            criteria=_rounded(passage.explain()),
+            page_criteria=_rounded(page.explain()),
         )
+
+
+def _rounded(criteria: dict) -> dict:
+    return {name: round(value, 6) if isinstance(value, float) else value for name, value in criteria.items()}

@@ -104,10 +104,14 @@ class ShardedIndex:
         names = [self.entry["terms"][p][1] for p in sorted(positions)]
         return names, lambda term: term in exact or any(term.startswith(prefix) for prefix in prefixes)
 
+    def rows(self, items: Iterable[query.Clause]) -> list[list]:
+        """The rows of the terms the clauses can match, in term order."""
+        names, wanted = self.plan(items)
+        return [row for name in names for row in self._file(name)["terms"] if wanted(row[0])]
+
     def index(self, items: Iterable[query.Clause]) -> Index:
         """Only the matching terms of the files: a smaller index loads faster."""
-        names, wanted = self.plan(items)
-        return assemble(self.fields, [row for name in names for row in self._file(name)["terms"] if wanted(row[0])])
+        return assemble(self.fields, self.rows(items))
 
 
 def assemble(fields: list[str], rows: list[list]) -> Index:

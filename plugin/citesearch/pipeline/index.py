@@ -12,7 +12,7 @@ import orjson
 from ..engine import analyzer, contract
 from ..engine.shards import utf16_key, utf16_length
 from ..model import Chunk, ParsedDocument
-from .lunr_index import build_term_rows
+from .lunr_index import build_term_rows, chunk_counts, page_postings
 
 # What the search files depend on besides the pages; the build cache reuses the
 # last build's files while none of it (nor any page field) changed.
@@ -86,6 +86,7 @@ def build_shard(lang: str, pages: Iterable[SearchPage]) -> LanguageShard:
                 chunks.append(chunk)
                 owners.append(page)
     rows = build_term_rows(chunks)
+    _add_page_postings(rows, chunks, owners)
     files: dict[str, bytes] = {}
     entry = {
         "documents": len(pages),
@@ -95,6 +96,18 @@ def build_shard(lang: str, pages: Iterable[SearchPage]) -> LanguageShard:
         "chunks": _chunk_files(chunks, owners, files),
     }
     return LanguageShard(lang, files, entry)
+
+
+def _add_page_postings(rows: list[list], chunks: list[Chunk], owners: list[SearchPage]) -> None:
+    """Append each term's page-level postings to its row (``contract``: the last list)."""
+    pages: list[tuple[int, list]] = []
+    for ref, (chunk, owner) in enumerate(zip(chunks, owners)):
+        if not pages or owners[pages[-1][0]] is not owner:
+            pages.append((ref, []))
+        pages[-1][1].append(chunk_counts(chunk))
+    postings = page_postings(pages)
+    for row in rows:
+        row.append(postings[row[0]])
 
 
 def _add(files: dict[str, bytes], name_of, data: object) -> str:

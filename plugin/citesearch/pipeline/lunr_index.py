@@ -354,3 +354,40 @@ def _idf(documents_with_term: int, document_count: int) -> float:
     """lunr's idf, where a document counts once per field it has the term in."""
     x = (document_count - documents_with_term + 0.5) / (documents_with_term + 0.5)
     return math.log(1 + abs(x))
+
+
+def page_postings(pages: Sequence[tuple[int, Sequence[FieldCounts]]]) -> dict[str, list]:
+    """Page-level BM25 weights: ``term -> [first ref of the page, weight, ...]``.
+
+    ``pages`` are ``(first ref, field counts of each of its chunks)``.  A page
+    is its title once, each distinct heading path once and the bodies of all
+    its chunks: the statistics of the whole page, which ranks pages (engine
+    ``rank``) where lunr's per-chunk weights would reward a page by its best
+    passage alone.  The weights are lunr's BM25 (same k1, b, idf and
+    rounding) with pages as the documents.
+    """
+    counts_by_page: list[tuple[int, Counter]] = []
+    for first, chunks in pages:
+        counts: Counter = Counter()
+        seen_headings: set[tuple[str, ...]] = set()
+        for index, (title, heading, body) in enumerate(chunks):
+            if index == 0:
+                counts.update(dict(zip(*title)))
+            if heading[0] not in seen_headings:
+                seen_headings.add(heading[0])
+                counts.update(dict(zip(*heading)))
+            counts.update(dict(zip(*body)))
+        counts_by_page.append((first, counts))
+    if not counts_by_page:
+        return {}
+    with_term: Counter = Counter()
+    for _, counts in counts_by_page:
+        with_term.update(counts.keys())
+    average = sum(sum(c.values()) for _, c in counts_by_page) / len(counts_by_page)
+    idf = {term: _idf(n, len(counts_by_page)) for term, n in with_term.items()}
+    postings: dict[str, list] = {}
+    for first, counts in counts_by_page:
+        norm = K1 * (1 - B + B * (sum(counts.values()) / average))
+        for term, tf in counts.items():
+            postings.setdefault(term, []).extend((first, _weight(idf[term], tf, norm, 1)))
+    return postings

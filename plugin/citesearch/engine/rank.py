@@ -1,0 +1,253 @@
+"""Ranking v2: pages first, by named criteria, then the passages inside each page.
+
+Mirrored by ``theme/static/rank.js``.  lunr finds and scores passages
+(chunks) as before; this module decides the order, from what the term files
+already hold: for each term, the passages with it per field and the pages
+with it and their page-level BM25 weight (``contract``).
+
+A query word matches a passage in one of three ways, best first:
+
+* ``exact``: its own term (a CJK word: all of its bigrams);
+* ``prefix``: a term starting with the word being typed;
+* ``typo``: a term one edit away.  Typo tolerance is always on, but a word
+  found only through a typo counts against the page (criterion ``typos``),
+  so a page with the word itself always ranks above.
+
+Pages are ordered by ``PAGE_CRITERIA``, a list of small named functions
+compared one after the other (the way Algolia breaks ties and Lucene adds
+coordination and proximity to BM25): the first that differs decides.  The
+passages of a page are ordered by ``PASSAGE_CRITERIA`` the same way.  The
+last resort is the smaller ref: the earlier page, the earlier passage.
+
+Order of the criteria: measured with ``bench/quality.py`` (known-item
+sentence and heading queries on the shared corpora; RESULTS-quality.md).
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from . import query
+from .query import PREFIX_BOOST, Word
+from .shards import ShardedIndex, assemble, within_one_edit
+
+EXACT, PREFIX, TYPO = 0, 1, 2
+
+
+def match_kind(word: Word, term: str) -> int | None:
+    """How ``term`` matches ``word``: EXACT, PREFIX, TYPO or None."""
+    if term in word.terms:
+        return EXACT
+    if any(term.startswith(text) for text in word.prefixes):
+        return PREFIX
+    if word.fuzzy and within_one_edit(word.terms[0], term):
+        return TYPO
+    return None
+
+
+@dataclass
+class _WordInPassage:
+    exact: set = field(default_factory=set)  # exact terms found (a CJK word needs all)
+    exact_heading: set = field(default_factory=set)  # ... in the title or heading fields
+    other: int | None = None  # best of PREFIX / TYPO
+    other_heading: bool = False
+
+
+@dataclass
+class PassageEvidence:
+    """What one passage holds of each query word."""
+
+    ref: int
+    score: float  # lunr's score (0 when only a typo or prefix lunr left out found it)
+    words: list[_WordInPassage]
+
+    def kind(self, i: int, word: Word) -> int | None:
+        found = self.words[i]
+        return EXACT if len(found.exact) == len(word.terms) else found.other
+
+    def in_heading(self, i: int, word: Word) -> bool:
+        found = self.words[i]
+        return len(found.exact_heading) == len(word.terms) or found.other_heading
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """A passage or a page with the values of its criteria, in criteria order."""
+
+    ref: int  # the passage's ref; a page's first ref
+    criteria: tuple[tuple[str, float], ...]
+    key: tuple  # sorts best first
+    passages: tuple["Ranked", ...] = ()
+
+    def explain(self) -> dict[str, float]:
+        return dict(self.criteria)
+
+
+@dataclass(frozen=True)
+class Criterion:
+    name: str
+    value: Callable  # evidence -> number
+    higher_first: bool = True  # False: fewer is better (typos)
+
+
+# --- Passage criteria: on one passage's kinds (per word: EXACT/PREFIX/TYPO/None).
+
+
+def _count(kinds: Sequence[int | None], test: Callable[[int], bool]) -> int:
+    return sum(1 for kind in kinds if kind is not None and test(kind))
+
+
+PASSAGE_CRITERIA = (
+    # Distinct query words the passage holds, in any form.
+    Criterion("words", lambda p: _count(p["kinds"], lambda k: True)),
+    # Words it holds only through a typo: the word itself first.
+    Criterion("typos", lambda p: _count(p["kinds"], lambda k: k == TYPO), higher_first=False),
+    # Words in the page title or the passage's headings.
+    Criterion("heading", lambda p: p["heading"]),
+    # Words it holds by their own term (not a prefix or a typo).
+    Criterion("exact", lambda p: _count(p["kinds"], lambda k: k == EXACT)),
+    # lunr's BM25 score of the passage.
+    Criterion("score", lambda p: p["score"]),
+)
+
+PAGE_CRITERIA = (
+    # Distinct query words anywhere on the page: coverage first, so a page
+    # with every word beats one with a part of them many times.
+    Criterion("words", lambda p: _count(p["kinds"], lambda k: True)),
+    # Words found on the page only through a typo.
+    Criterion("typos", lambda p: _count(p["kinds"], lambda k: k == TYPO), higher_first=False),
+    # Proximity: the most query words one passage holds together.
+    Criterion("proximity", lambda p: p["proximity"]),
+    # Words in the title or a heading of the page's matching passages.
+    Criterion("heading", lambda p: p["heading"]),
+    # Words found by their own term rather than a prefix of one.
+    Criterion("exact", lambda p: _count(p["kinds"], lambda k: k == EXACT)),
+    # Evidence across the page's passages: BM25 with the page as the document.
+    Criterion("evidence", lambda p: p["evidence"]),
+)
+
+
+def _key(criteria: Sequence[Criterion], values: Sequence[float], ref: int) -> tuple:
+    return (*(-v if c.higher_first else v for c, v in zip(criteria, values)), ref)
+
+
+def _ranked(criteria: Sequence[Criterion], facts: dict, ref: int, passages=()) -> tuple[tuple, Ranked]:
+    values = [c.value(facts) for c in criteria]
+    key = _key(criteria, values, ref)
+    return key, Ranked(ref, tuple((c.name, v) for c, v in zip(criteria, values)), key, passages)
+
+
+def _best(kinds: Sequence[int | None]) -> int | None:
+    present = [k for k in kinds if k is not None]
+    return min(present) if present else None
+
+
+def collect(words: Sequence[Word], rows: Sequence[list], scores: dict[int, float]):
+    """The evidence of every passage holding a query word, and the page weights.
+
+    Returns ``(passages, page_starts, page_weights)``: ``page_weights[page][i]``
+    is ``(exact weights by term, best other weight)`` of word ``i``.
+    """
+    passages: dict[int, PassageEvidence] = {}
+    page_weights: dict[int, list] = {}
+    starts: set[int] = set()
+    for row in rows:
+        term, per_field, pages = row[0], row[2:5], row[5]
+        kinds = [(i, kind) for i, word in enumerate(words) if (kind := match_kind(word, term)) is not None]
+        if not kinds:
+            continue
+        for f, flat in enumerate(per_field):
+            heading = f < 2  # title or heading field
+            for ref in flat[::2]:
+                passage = passages.get(ref)
+                if passage is None:
+                    passage = passages[ref] = PassageEvidence(ref, scores.get(ref, 0.0), [_WordInPassage() for _ in words])
+                for i, kind in kinds:
+                    found = passage.words[i]
+                    if kind == EXACT:
+                        found.exact.add(term)
+                        if heading:
+                            found.exact_heading.add(term)
+                    else:
+                        found.other = kind if found.other is None else min(found.other, kind)
+                        found.other_heading = found.other_heading or heading
+        for page, weight in zip(pages[::2], pages[1::2]):
+            starts.add(page)
+            per_word = page_weights.setdefault(page, [[{}, 0.0] for _ in words])
+            for i, kind in kinds:
+                if kind == EXACT:
+                    per_word[i][0][term] = weight
+                else:
+                    per_word[i][1] = max(per_word[i][1], weight)
+    return passages, sorted(starts), page_weights
+
+
+def evidence(words: Sequence[Word], weights: list) -> float:
+    """Page BM25 of the query: per word, its own terms' page weights, else its
+    best prefix or typo neighbour's, weighed ``PREFIX_BOOST`` as lunr weighs
+    a prefix clause."""
+    total = 0.0
+    for word, (exact, other) in zip(words, weights):
+        if len(exact) == len(word.terms):
+            for term in word.terms:
+                total += exact[term]
+        else:
+            total += other * PREFIX_BOOST
+    return total
+
+
+def rank(words: Sequence[Word], rows: Sequence[list], scores: dict[int, float]) -> list[Ranked]:
+    """Pages best first, each with its passages best first."""
+    passages, starts, page_weights = collect(words, rows, scores)
+    by_page: dict[int, list] = {}
+    for ref in sorted(passages):
+        passage = passages[ref]
+        kinds = [passage.kind(i, w) for i, w in enumerate(words)]
+        if all(kind is None for kind in kinds):
+            continue  # part of a CJK word only
+        heading = {i for i, w in enumerate(words) if kinds[i] is not None and passage.in_heading(i, w)}
+        facts = {"kinds": kinds, "heading_words": heading, "heading": len(heading), "score": passage.score}
+        page = starts[bisect.bisect_right(starts, ref) - 1]
+        by_page.setdefault(page, []).append((facts, _ranked(PASSAGE_CRITERIA, facts, ref)))
+    pages = []
+    for page, members in by_page.items():
+        members.sort(key=lambda m: m[1][0])
+        facts = {
+            "kinds": [_best([m[0]["kinds"][i] for m in members]) for i in range(len(words))],
+            "proximity": max(_count(m[0]["kinds"], lambda k: True) for m in members),
+            "heading": len(set().union(*(m[0]["heading_words"] for m in members))),
+            "evidence": evidence(words, page_weights[page]),
+        }
+        pages.append(_ranked(PAGE_CRITERIA, facts, page, tuple(m[1][1] for m in members)))
+    pages.sort(key=lambda p: p[0])
+    return [ranked for _, ranked in pages]
+
+
+def typo_only(pages: Sequence[Ranked]) -> bool:
+    """Every page was found through typos alone: the reader is told the search guessed."""
+    return bool(pages) and all(p.explain()["typos"] == p.explain()["words"] for p in pages)
+
+
+@dataclass(frozen=True)
+class Found:
+    pages: list[Ranked]
+    fuzzy: bool  # every page was found through typos alone
+
+
+def search(sharded: ShardedIndex, text: str, *, prefix: bool = True) -> Found:
+    """Rank the pages of one language for the reader's raw ``text``.
+
+    The term files of the query's terms, prefixes and typo neighbours are
+    read; lunr scores the passages on them exactly as on the whole index
+    (``query.run``, whose fuzzy fallback scores typo-only passages), and
+    ``rank`` orders them.
+    """
+    items = query.clauses(text, prefix=prefix)
+    if not items:
+        return Found([], False)
+    rows = sharded.rows(items + query.fuzzy_clauses(items))
+    found = query.run(assemble(sharded.fields, rows), text, prefix=prefix)
+    pages = rank(query.words(text, prefix=prefix), rows, {int(hit.ref): hit.score for hit in found.hits})
+    return Found(pages, typo_only(pages))
