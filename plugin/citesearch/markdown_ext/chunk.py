@@ -118,6 +118,27 @@ def group_blocks(blocks: Sequence[Block], budget: int) -> list[list[int]]:
     return groups
 
 
+def cut(blocks: Sequence[Block], paths: Sequence[tuple[int, ...]], budget: int) -> tuple[list[RawChunk], list[tuple[str, bool]]]:
+    """The chunks of a page's blocks, and each block's mark: (its chunk's anchor, first block of it?).
+
+    ``paths[i]`` is the open heading path of block ``i``.  The one rule set for
+    every reader: Markdown (below) and built HTML (``pipeline.html_passages``).
+    """
+    chunks: list[RawChunk] = []
+    marks: list[tuple[str, bool]] = [("", False)] * len(blocks)
+    per_section: dict[str, int] = {}
+    for group in group_blocks(blocks, budget):
+        first = blocks[group[0]]
+        position = per_section.get(first.section, 0) + 1
+        per_section[first.section] = position
+        anchor = anchor_for(first.section, position)
+        text = "\n".join(blocks[i].text for i in group if blocks[i].text)
+        chunks.append(RawChunk(anchor, first.section, paths[group[0]], text, len(group)))
+        for n, i in enumerate(group):
+            marks[i] = (anchor, n == 0)
+    return chunks, marks
+
+
 class ChunkTreeprocessor(Treeprocessor):
     def __init__(self, md: Markdown, extension: "ChunkExtension"):
         super().__init__(md)
@@ -144,18 +165,8 @@ class ChunkTreeprocessor(Treeprocessor):
             blocks.append(Block(section, element_text(element, stash)))
             paths.append(tuple(open_path))
 
-        chunks: list[RawChunk] = []
-        marks: dict[int, tuple[str, bool]] = {}  # id(element) -> (anchor, first block?)
-        per_section: dict[str, int] = {}
-        for group in group_blocks(blocks, self.extension.budget):
-            first = blocks[group[0]]
-            position = per_section.get(first.section, 0) + 1
-            per_section[first.section] = position
-            anchor = anchor_for(first.section, position)
-            text = "\n".join(blocks[i].text for i in group if blocks[i].text)
-            chunks.append(RawChunk(anchor, first.section, paths[group[0]], text, len(group)))
-            for n, i in enumerate(group):
-                marks[id(elements[i])] = (anchor, n == 0)
+        chunks, block_marks = cut(blocks, paths, self.extension.budget)
+        marks = {id(element): mark for element, mark in zip(elements, block_marks)}  # id(element) -> (anchor, first block?)
         root[:] = [_marked(child, *marks[id(child)]) if id(child) in marks else child for child in root]
 
         ids = frozenset(el.get("id") for el in root.iter() if el.get("id"))

@@ -40,6 +40,15 @@ def element_text(element: etree.Element, stash: list) -> str:
 
 
 _SEPARATORS = {**{tag: " " for tag in SPACE_TAGS}, **{tag: _BREAK for tag in BLOCK_TAGS}}
+SKIP_TAGS = _SKIP_TAGS  # elements whose text readers never see
+
+
+def separator(tag: str) -> str:
+    """What stands between an element's text and its neighbours': a block boundary, a space or nothing.
+
+    For readers of other trees (built HTML) that must cut text exactly as ``element_text`` does.
+    """
+    return _SEPARATORS.get(tag, "")
 
 
 def _collect(element: etree.Element, stash: list, parts: list[str]) -> None:
