@@ -72,13 +72,14 @@ def use_citesearch(project: Path, options: dict | None = None, *, first: bool = 
 def mkdocs_build(project: Path, site: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """The real ``mkdocs build`` of ``project`` into ``site``.
 
-    It runs from the project's parent folder: the mkdocs realsite holds MkDocs'
-    own source in ``mkdocs/``, which ``python -m`` would import instead of the
-    installed MkDocs if the project folder were the working directory.
+    It runs in the project folder, as its maintainers run it (typer's includes
+    are relative to it), with ``-P``: the mkdocs realsite holds MkDocs' own
+    source in ``mkdocs/``, which ``python -m`` would otherwise import from the
+    working directory instead of the installed MkDocs.
     """
     return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "-f", str(project / "mkdocs.yml"), "-d", str(site), *args],
-        capture_output=True, text=True, timeout=900, env=ENV, cwd=project.parent,
+        [sys.executable, "-P", "-m", "mkdocs", "build", "-f", str(project / "mkdocs.yml"), "-d", str(site), *args],
+        capture_output=True, text=True, timeout=900, env=ENV, cwd=project,
     )
 
 
