@@ -127,3 +127,14 @@ def _retag(value: _Tagged) -> yaml.Node:
     node = value.node
     node.tag = value.tag
     return node
+
+
+def index_entries(site: Path):
+    """Every passage of a built site's index as ``(title, heading path, url, text)``, read by the search engine."""
+    from citesearch.engine.search import SiteSearch
+
+    search = SiteSearch(site)
+    for lang, shard in search.shards.items():
+        for ref in range(search.manifest["languages"][lang]["chunks_count"]):
+            (_, title, url), (_, anchor, headings), text = shard.chunk(ref)
+            yield title, tuple(headings), f"{url}#{anchor}", text

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from pathlib import Path
 
 import pytest
 
 from browser_support import cli_search
-from realsite_support import NAMES, build_realsite
+from realsite_support import NAMES, build_realsite, index_entries
 
 pytestmark = pytest.mark.realsite
 
@@ -52,3 +53,17 @@ def test_mkdocstrings_renders_docstrings_with_citesearch_listed_first_or_last(si
         # ...but are part of their page's passages, so a reader finds them.
         answer = cli_search(site, words, lang="en", limit=3, exact=True)
         assert answer["results"][0]["url"].startswith(words_page)
+
+
+def unreadable(text: str) -> list[str]:
+    """What a reader should never see in a result's title or heading."""
+    found = re.findall(r"¶|&#?\w+;", text)
+    return found + [f"U+{ord(c):04X}" for c in text if unicodedata.category(c) in ("Cc", "Co", "Cn", "Cs")]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_result_titles_and_headings_are_plain_text_over_the_whole_index(sites, name: str):
+    entries = list(index_entries(sites(name)))
+    assert len(entries) > 100
+    bad = {text: unreadable(text) for title, headings, _, _ in entries for text in (title, *headings) if unreadable(text)}
+    assert bad == {}
