@@ -37,6 +37,7 @@ from .engine import contract
 from .markdown_ext.chunk import DEFAULT_BUDGET
 from .markdown_ext.text import title_text
 from .mkdocs.page_chunker import PageChunker
+from .mkdocs.search_meta import search_meta
 from .model import EDITOR, PUBLIC, VISIBILITIES
 from .pipeline.index import SearchPage, build_search_files
 from .assets import widget_assets
@@ -135,7 +136,8 @@ class CitesearchPlugin(BasePlugin[CitesearchConfig]):
         doc_id = page.file.src_uri.removesuffix(".md")
         title = title_text(page.title or "") or doc_id  # nav titles may hold markup and entities
         chunks = self.extension.result.finish(doc_id, lang, title)
-        return SearchPage(doc_id, page.url, title, lang, chunks)
+        search = search_meta(page.meta, page.file.src_uri)
+        return SearchPage(doc_id, page.url, title, lang, () if search.exclude else chunks, search.boost)
 
     def on_post_page(self, output: str, *, page: Page, config) -> str:
         assert self.widget is not None  # set by on_config
