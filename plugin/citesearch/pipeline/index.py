@@ -35,6 +35,7 @@ class SearchPage:
     title: str
     lang: str
     chunks: tuple[Chunk, ...]
+    boost: float = 1.0  # lunr's document boost (MkDocs' `search: {boost: N}` front matter)
 
 
 def search_pages(pages: Iterable[ParsedDocument]) -> list[SearchPage]:
@@ -87,6 +88,7 @@ def build_shard(lang: str, pages: Iterable[SearchPage]) -> LanguageShard:
                 owners.append(page)
     rows = build_term_rows(chunks)
     _add_page_postings(rows, chunks, owners)
+    _apply_boosts(rows, [owner.boost for owner in owners])
     files: dict[str, bytes] = {}
     entry = {
         "documents": len(pages),
@@ -108,6 +110,22 @@ def _add_page_postings(rows: list[list], chunks: list[Chunk], owners: list[Searc
     postings = page_postings(pages)
     for row in rows:
         row.append(postings[row[0]])
+
+
+def _apply_boosts(rows: list[list], boosts: list[float]) -> None:
+    """lunr's document boost: each weight of a boosted page's refs times its boost (3 decimals, as every weight).
+
+    Every ``[ref, weight, ...]`` list of a row is boosted, page-level postings
+    (keyed by the page's first ref) as well: call this once all are in the rows.
+    """
+    if all(boost == 1.0 for boost in boosts):
+        return
+    for row in rows:
+        for postings in row[2:]:
+            for i in range(0, len(postings), 2):
+                boost = boosts[postings[i]]
+                if boost != 1.0:
+                    postings[i + 1] = round(postings[i + 1] * boost, 3)
 
 
 def _add(files: dict[str, bytes], name_of, data: object) -> str:
