@@ -72,13 +72,14 @@ def use_citesearch(project: Path, options: dict | None = None, *, first: bool = 
 def mkdocs_build(project: Path, site: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """The real ``mkdocs build`` of ``project`` into ``site``.
 
-    It runs from the project's parent folder: the mkdocs realsite holds MkDocs'
-    own source in ``mkdocs/``, which ``python -m`` would import instead of the
-    installed MkDocs if the project folder were the working directory.
+    It runs in the project folder, as its maintainers run it (typer's includes
+    are relative to it), with ``-P``: the mkdocs realsite holds MkDocs' own
+    source in ``mkdocs/``, which ``python -m`` would otherwise import from the
+    working directory instead of the installed MkDocs.
     """
     return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "-f", str(project / "mkdocs.yml"), "-d", str(site), *args],
-        capture_output=True, text=True, timeout=900, env=ENV, cwd=project.parent,
+        [sys.executable, "-P", "-m", "mkdocs", "build", "-f", str(project / "mkdocs.yml"), "-d", str(site), *args],
+        capture_output=True, text=True, timeout=900, env=ENV, cwd=project,
     )
 
 
@@ -126,3 +127,14 @@ def _retag(value: _Tagged) -> yaml.Node:
     node = value.node
     node.tag = value.tag
     return node
+
+
+def index_entries(site: Path):
+    """Every passage of a built site's index as ``(title, heading path, url, text)``, read by the search engine."""
+    from citesearch.engine.search import SiteSearch
+
+    search = SiteSearch(site)
+    for lang, shard in search.shards.items():
+        for ref in range(search.manifest["languages"][lang]["chunks_count"]):
+            (_, title, url), (_, anchor, headings), text = shard.chunk(ref)
+            yield title, tuple(headings), f"{url}#{anchor}", text

@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +12,7 @@ import yaml
 
 from browser_support import INPUT, OPTIONS, QuietHandler, cli_search, run_cli, serve, type_query
 from conftest import corpus
+from mkdocs_support import mkdocs
 
 pytest.importorskip("mkdocs")
 pytest.importorskip("material")
@@ -23,14 +21,6 @@ DRAFT_WORD = "quokkanebula"  # in the editor-only page only
 DRAFT = f"---\nvisibility: editor\ntitle: Secret plans\n---\n# Secret plans\n\nThe {DRAFT_WORD} launch is not public.\n"
 # A public page that links to a passage of another page: MkDocs validates the anchor.
 LINKER = "# Passage links\n\nSee [the first steps](tutorial/first-steps.md#first-steps--1).\n"
-ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-
-
-def mkdocs(config: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "-f", str(config), *args],
-        capture_output=True, text=True, timeout=600, env=ENV,
-    )
 
 
 def write_config(folder: Path, name: str, **options: object) -> Path:

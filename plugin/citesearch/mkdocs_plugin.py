@@ -34,7 +34,10 @@ from mkdocs.utils.meta import get_data
 
 from .config import LANG_RE
 from .engine import contract
-from .markdown_ext.chunk import DEFAULT_BUDGET, ChunkExtension
+from .markdown_ext.chunk import DEFAULT_BUDGET
+from .markdown_ext.text import title_text
+from .mkdocs.page_chunker import PageChunker
+from .mkdocs.search_meta import search_meta
 from .model import EDITOR, PUBLIC, VISIBILITIES
 from .pipeline.index import SearchPage, build_search_files
 from .assets import widget_assets
@@ -65,7 +68,7 @@ class CitesearchConfig(MkDocsPluginConfig):
 class CitesearchPlugin(BasePlugin[CitesearchConfig]):
     def __init__(self) -> None:
         self.pages: dict[str, SearchPage] = {}  # src_uri -> chunks, kept across serve rebuilds
-        self.extension = ChunkExtension()
+        self.extension = PageChunker(DEFAULT_BUDGET)
         self.lang = "en"
         self.hidden: set[str] = set()
         self.files = Files([])
@@ -89,7 +92,8 @@ class CitesearchPlugin(BasePlugin[CitesearchConfig]):
         if "search" in config.plugins and options.search_dir == contract.SEARCH_DIR:
             log.warning("citesearch: MkDocs' own 'search' plugin is enabled too and shares the 'search/' folder; "
                         "list only citesearch under 'plugins:' (or set 'search_dir')")
-        self.extension = ChunkExtension(budget=options.chunk_budget)
+        # In the list MkDocs makes each page's Markdown from; it chunks only pages (see PageChunker).
+        self.extension = PageChunker(options.chunk_budget)
         config.markdown_extensions.append(self.extension)
         self.widget = Widget.load(options.assets_dir, options.search_dir, theme_adapter(config.theme.name))
         return config
@@ -115,6 +119,11 @@ class CitesearchPlugin(BasePlugin[CitesearchConfig]):
                 self.hidden.add(file.src_uri)
         return files
 
+    @event_priority(-100)  # last: MkDocs renders the page right after this event
+    def on_page_markdown(self, markdown: str, *, page: Page, config, files: Files) -> str:
+        self.extension.arm()
+        return markdown
+
     @event_priority(100)  # first: another plugin's on_page_content may convert Markdown with our extension too
     def on_page_content(self, html: str, *, page: Page, config, files: Files) -> str:
         # MkDocs rendered this page just now, with our extension instance.
@@ -126,9 +135,10 @@ class CitesearchPlugin(BasePlugin[CitesearchConfig]):
         if not isinstance(lang, str) or not LANG_RE.match(lang):
             raise PluginError(f"{page.file.src_uri}:1: 'lang' must be a language code like 'en' or 'zh', got {lang!r}")
         doc_id = page.file.src_uri.removesuffix(".md")
-        title = page.title or doc_id
+        title = title_text(page.title or "") or doc_id  # nav titles may hold markup and entities
         chunks = self.extension.result.finish(doc_id, lang, title)
-        return SearchPage(doc_id, page.url, title, lang, chunks)
+        search = search_meta(page.meta, page.file.src_uri)
+        return SearchPage(doc_id, page.url, title, lang, () if search.exclude else chunks, search.boost)
 
     def on_post_page(self, output: str, *, page: Page, config) -> str:
         assert self.widget is not None  # set by on_config
@@ -170,6 +180,7 @@ class CitesearchPlugin(BasePlugin[CitesearchConfig]):
         for file in self.files.documentation_pages():
             if file.src_uri in uris and file.page is not None:
                 file.page.read_source(config)
+                self.extension.arm()
                 file.page.render(config, self.files)
                 self.pages[file.src_uri] = self._search_page(file.page)
 

@@ -22,9 +22,9 @@ from markdown.treeprocessors import Treeprocessor
 
 from ..engine.contract import HEADING_SEPARATOR
 from ..model import Chunk, Heading
-from .text import element_text, stash_index
+from .text import element_text, heading_text, stash_index
 
-CHUNKER_VERSION = "2"  # 2: blocks and list items end at line breaks
+CHUNKER_VERSION = "3"  # 2: blocks and list items end at line breaks; 3: headings without permalinks or control characters
 DEFAULT_BUDGET = 600
 TOP_SECTION = "top"  # section of the blocks before the first heading
 CHUNK_ATTR = "data-chunk"
@@ -125,6 +125,8 @@ class ChunkTreeprocessor(Treeprocessor):
 
     def run(self, root: etree.Element) -> None:
         stash = self.md.htmlStash.rawHtmlBlocks
+        toc = self.md.treeprocessors["toc"] if "toc" in self.md.treeprocessors else None
+        permalink_class = getattr(toc, "permalink_class", "headerlink")
         headings: list[Heading] = []
         open_path: list[int] = []  # heading indexes of the current section's ancestry
         section = TOP_SECTION
@@ -136,7 +138,7 @@ class ChunkTreeprocessor(Treeprocessor):
             if level:
                 while open_path and headings[open_path[-1]].level >= level:
                     open_path.pop()
-                headings.append(Heading(level, element.get("id", ""), element_text(element, stash)))
+                headings.append(Heading(level, element.get("id", ""), heading_text(element, stash, permalink_class)))
                 open_path.append(len(headings) - 1)
                 section = headings[-1].id or TOP_SECTION
                 continue

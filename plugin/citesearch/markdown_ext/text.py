@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import copy
 import html
 from html import unescape
 import re
+import unicodedata
 import xml.etree.ElementTree as etree
 from html.parser import HTMLParser
 
@@ -12,6 +14,8 @@ from html.parser import HTMLParser
 # raw HTML it stashed away, and backslash-escaped characters.
 _STASH_RE = re.compile("\x02wzxhzdk:(\\d+)\x03")
 _ESCAPE_RE = re.compile("\x02(\\d+)\x03")
+# A third: "&" of an entity some extensions write (toc's "&para;" permalink, emoji, mailto), "&" at serialisation.
+_AMP_ENTITY_RE = re.compile("\x02amp\x03(#[0-9]+;|#[xX][0-9a-fA-F]+;|[A-Za-z][A-Za-z0-9]*;)?")
 
 # Block boundaries become line breaks in the text, so a quote never runs from
 # one block into the next; cells and <br> only separate words.
@@ -88,7 +92,48 @@ def resolve(text: str, stash: list, depth: int = 0) -> str:
         return html_text(resolve(str(raw), stash, depth + 1))
 
     text = _STASH_RE.sub(stashed, text)
+    text = _AMP_ENTITY_RE.sub(lambda m: unescape("&" + (m.group(1) or "")), text)
     return _ESCAPE_RE.sub(lambda m: chr(int(m.group(1))), text)
+
+
+# Text a reader never sees as such: control characters, private-use code points (icon-font
+# glyphs, shown as tofu without the font), unassigned ones and lone surrogates.
+_INVISIBLE_CATEGORIES = frozenset(("Cc", "Co", "Cn", "Cs"))
+
+
+def plain_text(text: str) -> str:
+    """One line of text as a reader sees it: no control or private-use characters, spaces collapsed."""
+    if not text.isprintable():
+        text = "".join(" " if unicodedata.category(c) in _INVISIBLE_CATEGORIES else c for c in text)
+    return " ".join(text.split())
+
+
+def title_text(title: str) -> str:
+    """A page title (nav entries may hold markup and entities: ``1.1 &nbsp; Binary search``) as plain text."""
+    return plain_text(html_text(title))
+
+
+def heading_text(element: etree.Element, stash: list, permalink_class: str = "headerlink") -> str:
+    """A heading's text without its permalink (toc's ``¶``, a custom symbol or an icon)."""
+    if not any(_is_permalink(a, permalink_class) for a in element.iter("a")):
+        return plain_text(element_text(element, stash))
+    heading = copy.deepcopy(element)
+    for parent in list(heading.iter()):
+        for index, child in reversed(list(enumerate(parent))):
+            if _is_permalink(child, permalink_class):
+                # toc's permalink_leading puts the heading text in the link's tail.
+                tail = child.tail or ""
+                if index:
+                    parent[index - 1].tail = (parent[index - 1].tail or "") + tail
+                else:
+                    parent.text = (parent.text or "") + tail
+                parent.remove(child)
+    return plain_text(element_text(heading, stash))
+
+
+def _is_permalink(element: etree.Element, permalink_class: str) -> bool:
+    classes = (element.get("class") or "").split()
+    return element.tag == "a" and (permalink_class in classes or "headerlink" in classes)
 
 
 def stash_index(text: str | None) -> int | None:

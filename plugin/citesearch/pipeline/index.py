@@ -35,6 +35,7 @@ class SearchPage:
     title: str
     lang: str
     chunks: tuple[Chunk, ...]
+    boost: float = 1.0  # lunr's document boost (MkDocs' `search: {boost: N}` front matter)
 
 
 def search_pages(pages: Iterable[ParsedDocument]) -> list[SearchPage]:
@@ -86,6 +87,7 @@ def build_shard(lang: str, pages: Iterable[SearchPage]) -> LanguageShard:
                 chunks.append(chunk)
                 owners.append(page)
     rows = build_term_rows(chunks)
+    _apply_boosts(rows, [owner.boost for owner in owners])
     files: dict[str, bytes] = {}
     entry = {
         "documents": len(pages),
@@ -95,6 +97,22 @@ def build_shard(lang: str, pages: Iterable[SearchPage]) -> LanguageShard:
         "chunks": _chunk_files(chunks, owners, files),
     }
     return LanguageShard(lang, files, entry)
+
+
+def _apply_boosts(rows: list[list], boosts: list[float]) -> None:
+    """lunr's document boost: each weight of a boosted page's refs times its boost (3 decimals, as every weight).
+
+    Every ``[ref, weight, ...]`` list of a row is boosted, page-level postings
+    (keyed by the page's first ref) as well: call this once all are in the rows.
+    """
+    if all(boost == 1.0 for boost in boosts):
+        return
+    for row in rows:
+        for postings in row[2:]:
+            for i in range(0, len(postings), 2):
+                boost = boosts[postings[i]]
+                if boost != 1.0:
+                    postings[i + 1] = round(postings[i + 1] * boost, 3)
 
 
 def _add(files: dict[str, bytes], name_of, data: object) -> str:

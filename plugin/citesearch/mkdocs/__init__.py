@@ -1,0 +1,1 @@
+"""Parts of the MkDocs plugin (``citesearch.mkdocs_plugin``), one job per module."""

@@ -1,0 +1,31 @@
+"""Small MkDocs projects written by a test, built by the real ``mkdocs build`` in a subprocess."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "DISABLE_MKDOCS_2_WARNING": "true"}
+
+
+def mkdocs(config: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "-f", str(config), *args],
+        capture_output=True, text=True, timeout=600, env=ENV,
+    )
+
+
+def write_project(folder: Path, pages: dict[str, str | bytes], **settings: object) -> Path:
+    """``folder/docs`` holding ``pages`` (path -> text or bytes) and ``folder/mkdocs.yml``; returns the config."""
+    for name, content in pages.items():
+        path = folder / "docs" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+    config = folder / "mkdocs.yml"
+    config.write_text(yaml.safe_dump({"site_name": "Test", "plugins": ["citesearch"], **settings}, allow_unicode=True),
+                      encoding="utf-8")
+    return config

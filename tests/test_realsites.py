@@ -1,0 +1,69 @@
+"""Real MkDocs projects (../shared/realsites) built with ``plugins: [citesearch]`` and their own mkdocs.yml."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from browser_support import cli_search
+from realsite_support import NAMES, build_realsite, index_entries
+
+pytestmark = pytest.mark.realsite
+
+
+@pytest.fixture(scope="module")
+def sites(tmp_path_factory):  # type: ignore[no-untyped-def]
+    """name -> built site, each realsite built once per module, on first use."""
+    built: dict[str, Path] = {}
+
+    def site(name: str) -> Path:
+        if name not in built:
+            built[name] = build_realsite(name, tmp_path_factory.mktemp(name))
+        return built[name]
+
+    return site
+
+
+# A page of each site whose HTML comes from mkdocstrings (API docs rendered from docstrings),
+# an object it documents, and words found only in a docstring, with the page they are on.
+DOCSTRING_PAGES = {
+    "mkdocs": ("dev-guide/api/index.html", "mkdocs.structure.files.Files", "return a logger for plugins", "dev-guide/plugins/"),
+    "typer": ("reference/typer/index.html", "typer.Typer.add_typer", "handles url in different operating systems", "reference/run_launch/"),
+}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_site_builds_with_citesearch_and_every_other_plugin(sites, name: str):
+    site = sites(name)
+    assert (site / "search" / "manifest.json").is_file()
+    assert (site / "index.html").read_text(encoding="utf-8").count("data-citesearch") == 1
+
+
+@pytest.mark.parametrize("name", sorted(DOCSTRING_PAGES))
+def test_mkdocstrings_renders_docstrings_with_citesearch_listed_first_or_last(sites, tmp_path: Path, name: str):
+    page, symbol, words, words_page = DOCSTRING_PAGES[name]
+    for site in (sites(name), build_realsite(name, tmp_path, first=True)):
+        html = (site / page).read_text(encoding="utf-8")
+        assert 'class="doc doc-object' in html and f'id="{symbol}"' in html
+        # Docstrings are not chunked on their own (their fragments once got ids like "typer.launch--top--1")...
+        assert not re.search(r'id="[\w.]+--top--\d+"', html)
+        # ...but are part of their page's passages, so a reader finds them.
+        answer = cli_search(site, words, lang="en", limit=3, exact=True)
+        assert answer["results"][0]["url"].startswith(words_page)
+
+
+def unreadable(text: str) -> list[str]:
+    """What a reader should never see in a result's title or heading."""
+    found = re.findall(r"¶|&#?\w+;", text)
+    return found + [f"U+{ord(c):04X}" for c in text if unicodedata.category(c) in ("Cc", "Co", "Cn", "Cs")]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_result_titles_and_headings_are_plain_text_over_the_whole_index(sites, name: str):
+    entries = list(index_entries(sites(name)))
+    assert len(entries) > 100
+    bad = {text: unreadable(text) for title, headings, _, _ in entries for text in (title, *headings) if unreadable(text)}
+    assert bad == {}
