@@ -42,7 +42,7 @@ from .model import EDITOR, PUBLIC, VISIBILITIES
 from .pipeline.index import SearchPage, build_search_files
 from .assets import widget_assets
 from .pipeline.render import theme_dir
-from .mkdocs_theme import ThemeAdapter, place_box, theme_adapter
+from .mkdocs_theme import OTHER, ThemeAdapter, place_box, theme_adapter
 from .version import __version__
 
 log = logging.getLogger("mkdocs.plugins.citesearch")
@@ -195,10 +195,10 @@ class Widget:
     modules: tuple[str, ...]
     preloads: tuple[str, ...]  # what the box needs before it works (assets.WidgetAssets.preloads)
     box_template: jinja2.Template  # the standalone theme's own search box, templates/search.html
-    theme: ThemeAdapter  # where the box goes in the site's theme (mkdocs_theme.py)
+    theme: ThemeAdapter = OTHER  # where the box goes in the site's theme (mkdocs_theme.py)
 
     @classmethod
-    def load(cls, assets_dir: str, search_dir: str, theme: ThemeAdapter) -> "Widget":
+    def load(cls, assets_dir: str, search_dir: str, theme: ThemeAdapter = OTHER) -> "Widget":
         assets = widget_assets(theme_dir())
         env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(str(theme_dir() / "templates")),
