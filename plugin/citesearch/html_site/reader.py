@@ -33,7 +33,8 @@ ROBOTS_META = 'meta[name="robots" i]'
 # Pages that are about the site, not content: nothing to index, no box (a 404 is served at any path).
 NOT_CONTENT = {"404.html": "not-found page", "search.html": "search page", "search/index.html": "search page",
                "genindex.html": "generated index"}
-UNTOUCHED = ("redirect", "editor-only page", "noindex page", "not-found page")
+# Pages left byte for byte as the generator wrote them: drafts get no box either.
+UNTOUCHED = ("redirect", "editor-only page", "noindex page", "excluded", "not-found page")
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,9 @@ def read_page(text: str, rel: str, options: IndexOptions, widget: WidgetTags, si
         return ReadPage(None, None, "unreadable", problem)
     doc = LexborHTMLParser(text)
     skipped = _not_content(doc, rel)
+    roots = content_roots(doc, options.root_selector) if not skipped else []
+    if any(_excluded(root, options.exclude) for root in roots):
+        skipped = "excluded"
     if skipped in UNTOUCHED:
         return ReadPage(None, None, skipped)
     unmark(doc)
@@ -68,11 +72,8 @@ def read_page(text: str, rel: str, options: IndexOptions, widget: WidgetTags, si
     lang = page_lang(doc, rel, options)
     page = None
     if not skipped:
-        roots = content_roots(doc, options.root_selector)
         if not roots:
             skipped = "no main content"
-        elif any(_excluded(root, options.exclude) for root in roots):
-            skipped = "excluded"
         else:
             result = cut_passages(doc, roots, ignored_nodes(roots, options.exclude), options.budget)
             title = result.heading_title or _title(doc) or rel
