@@ -75,10 +75,12 @@ def put_widget(doc: LexborHTMLParser, tags: WidgetTags, root: str, lang: str, sl
         corner = doc.create_node("div")
         corner.attrs[WIDGET_ATTR] = ""
         corner.attrs["style"] = CORNER_STYLE
-        body.insert_child(corner)
-        target = corner
-    for node in boxes:
-        target.insert_child(node)
+        for node in boxes:
+            corner.insert_child(node)
+        body.insert_child(corner)  # inserted with its children: selectolax inserts a copy
+    else:
+        for node in boxes:
+            target.insert_child(node)
     for node in _fragment(doc, tags.script(root), "body"):
         body.insert_child(node)
 
