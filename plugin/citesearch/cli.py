@@ -60,6 +60,18 @@ def make_parser() -> argparse.ArgumentParser:
         "--cache-dir", type=Path, help="build cache folder (default: one per content folder in ~/.cache/citesearch)"
     )
 
+    index = commands.add_parser("index", help="add cited-snippet search to a site another generator built")
+    index.add_argument("site", type=Path, help="the built site (HTML pages)")
+    index.add_argument("--out", type=Path, help="write the indexed site here (default: SITE itself)")
+    index.add_argument("--root-selector", help="CSS selector of the content (default: [data-citesearch-body], main, [role=main], article)")
+    index.add_argument("--exclude", action="append", default=[], metavar="CSS", help="leave out what matches (a whole page when it holds the content)")
+    index.add_argument("--lang-from", choices=("html", "folder"), default="html", help="page language from <html lang> or the first folder")
+    index.add_argument("--inject", action=argparse.BooleanOptionalAction, default=True, help="put the search box into every page (default)")
+    index.add_argument("--slot", metavar="CSS", help="element that gets the box (default: the page's header, else a fixed corner)")
+    index.add_argument("--strict", action="store_true", help="treat every warning as an error")
+    index.add_argument("--no-cache", action="store_true", help="read every page again")
+    index.add_argument("--cache-dir", type=Path, help="page cache folder (default: OUT.cache beside the site)")
+
     search = commands.add_parser("search", help="search a built site like a reader")
     search.add_argument("query")
     search.add_argument("--site", type=Path, default=Path("site"))
@@ -107,7 +119,7 @@ def _same_in_every_locale() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     args = make_parser().parse_args(argv)
     try:
-        return {"build": _build, "check": _check, "serve": _serve, "search": _search}[args.command](args)
+        return {"build": _build, "check": _check, "serve": _serve, "search": _search, "index": _index}[args.command](args)
     except ContentError as exc:
         for warning in exc.warnings:
             print(f"{warning} (warning)", file=sys.stderr)
@@ -164,6 +176,26 @@ def summary(result) -> str:
         f"{c.unchanged} unchanged; {c.parsed} parsed), {result.chunks} chunks, "
         f"search index {result.index_bytes / 1024:.0f} KiB, {len(result.warnings)} warnings"
     )
+
+
+def _index(args) -> int:
+    from .html_site.command import index_site, paste_lines
+    from .html_site.reader import IndexOptions
+
+    options = IndexOptions(root_selector=args.root_selector, exclude=tuple(args.exclude), lang_from=args.lang_from,
+                           inject=args.inject, slot=args.slot)
+    result = index_site(args.site, args.out, options, strict=args.strict, cache_dir=args.cache_dir, no_cache=args.no_cache)
+    for warning in result.warnings:
+        print(f"{warning} (warning)", file=sys.stderr)
+    skipped = ", ".join(f"{count} {reason}" for reason, count in result.skipped.items()) or "none"
+    print(f"citesearch: indexed {result.pages} pages ({result.read} read, {result.rewritten} rewritten; skipped: {skipped}), "
+          f"{result.chunks} chunks, search index {result.index_bytes / 1024:.0f} KiB, {len(result.warnings)} warnings "
+          f"-> {result.out} in {result.seconds:.2f}s", file=sys.stderr)
+    if not args.inject:
+        print("citesearch: add these two lines to the theme (the first in <head>, the second where the box goes):", file=sys.stderr)
+        for line in paste_lines():
+            print(line)
+    return EXIT_OK
 
 
 def _serve(args) -> int:

@@ -1,0 +1,263 @@
+"""``citesearch index SITE``: add passage ids, the search files and the box to a site another generator built.
+
+Every file of the site is carried into a temporary folder beside the output
+(pages rewritten, everything else linked or copied as it is), the search
+files and the widget's assets are added, and the folder is swapped in whole:
+a run that fails leaves the site as it was.  Nothing is written outside the
+output folder; symlinks are carried as links, never followed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+import stat
+import time
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from ..cache.keys import stage_key
+from ..cache.locations import check_location, for_output
+from ..engine import contract
+from ..errors import ContentError, Problem, UsageError
+from ..pipeline.index import SearchPage, build_search_files
+from ..pipeline.output_folder import MARKER_NAME, check_output_folder
+from ..pipeline.source_files import read_regular, shown_name
+from ..pipeline.write import StagedSite, _swap_in
+from ..version import __version__
+from .cache import PageCache, page_key
+from .reader import IndexOptions, ReadPage, read_page
+from .widget import ASSETS_DIR, WidgetTags
+
+GENERATOR = {"name": "citesearch-index", "version": __version__}
+CACHE_MODULES = ("citesearch.html_site.reader", "citesearch.html_site.passages", "citesearch.html_site.widget",
+                 "citesearch.html_site.limits", "citesearch.html_site.cache", "citesearch.markdown_ext.chunk",
+                 "citesearch.markdown_ext.text", "citesearch.model")
+PAGE_SUFFIXES = (".html", ".htm")
+# What an earlier run wrote, made anew by this one: never carried over.
+_OUR_SEARCH_FILE = re.compile(r"^(?:%s|.*\.[0-9a-f]{%d}\.json|%s/[0-9a-f]{%d}\.\d+\.json)$" % (
+    re.escape(contract.MANIFEST_NAME), contract.HASH_LENGTH, contract.CHUNK_DIR, contract.HASH_LENGTH))
+_HTML_LANG = re.compile(rb"<html\b[^>]*?\blang\s*=\s*[\"']?([A-Za-z_-]+)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class IndexResult:
+    out: Path
+    pages: int  # pages indexed
+    chunks: int
+    index_bytes: int
+    read: int  # pages parsed this run (the others came from the cache)
+    rewritten: int  # pages whose bytes changed
+    skipped: dict[str, int] = field(default_factory=dict)  # reason -> pages not indexed
+    warnings: tuple[Problem, ...] = ()
+    seconds: float = 0.0
+
+
+def index_site(
+    site: Path | str,
+    out: Path | str | None = None,
+    options: IndexOptions = IndexOptions(),
+    *,
+    strict: bool = False,
+    cache_dir: Path | str | None = None,
+    no_cache: bool = False,
+) -> IndexResult:
+    started = time.perf_counter()
+    site = Path(site)
+    if site.is_symlink() or not site.is_dir():
+        raise UsageError(f"site folder {shown_name(site)} is not a folder" + (" (a symlink: pass the folder it points to)" if site.is_symlink() else ""))
+    out = Path(out) if out is not None else site
+    in_place = os.path.realpath(out) == os.path.realpath(site)
+    if not in_place:
+        check_output_folder(out, site, f"{site.name}-indexed")
+    cache_dir = Path(cache_dir) if cache_dir is not None else for_output(out)
+    check_location(cache_dir, site, out)
+    _check_selectors(options)
+    if options.default_lang == IndexOptions.default_lang:
+        options = IndexOptions(**{**asdict(options), "default_lang": _site_lang(site)})
+    widget = WidgetTags.load()
+    stage = stage_key(CACHE_MODULES, {"options": asdict(options), "widget": widget.assets.version})
+
+    warnings: list[Problem] = []
+    cache = None
+    if not no_cache:
+        try:
+            cache = PageCache(cache_dir)
+        except (OSError, sqlite3.Error) as exc:
+            warnings.append(Problem(shown_name(cache_dir), 1, f"index cache disabled: {exc}; indexed without it"))
+    pages: list[SearchPage] = []
+    skipped: Counter[str] = Counter()
+    read = rewritten = 0
+    staged = _InPlace(out) if in_place else StagedSite(out)
+    with staged:
+        for rel, path, kind in walk_site(site, warnings):
+            if kind == "link":
+                staged.link(rel, path) if isinstance(staged, _InPlace) else _symlink(staged, rel, path)
+                continue
+            if not rel.lower().endswith(PAGE_SUFFIXES):
+                _carry(staged, rel, path, in_place)
+                continue
+            data = read_regular(path)
+            key = page_key(stage, rel, data)
+            result = cache.get(key) if cache is not None else None
+            if result is None:
+                read += 1
+                result = _read(data, rel, options, widget)
+                if cache is not None:
+                    cache.put(key, result)
+                    if result.output is not None:
+                        cache.put(page_key(stage, rel, result.output.encode()), ReadPage(result.page, None, result.skipped, result.problem))
+            if result.problem:
+                line, message = result.problem
+                warnings.append(Problem(rel, line, message))
+            if result.page is not None:
+                pages.append(result.page)
+            elif result.skipped:
+                skipped[result.skipped] += 1
+            if result.output is not None:
+                rewritten += 1
+                staged[rel] = result.output.encode()
+            else:
+                _carry(staged, rel, path, in_place)
+        if strict and warnings:
+            raise ContentError([Problem(w.path, w.line, f"{w.message} (warning, --strict)") for w in warnings])
+        search = build_search_files(pages, options.default_lang, GENERATOR)
+        staged.update(search)
+        for name in widget.assets.files:
+            staged[f"{ASSETS_DIR}/{name}"] = widget.assets.read(name)
+        staged.publish()
+    if cache is not None:
+        try:
+            cache.save()
+        except (OSError, sqlite3.Error) as exc:
+            warnings.append(Problem(shown_name(cache_dir), 1, f"index cache not saved: {exc}"))
+    return IndexResult(
+        out=out, pages=len(pages), chunks=sum(len(p.chunks) for p in pages),
+        index_bytes=sum(len(data) for data in search.values()), read=read, rewritten=rewritten,
+        skipped=dict(sorted(skipped.items())), warnings=tuple(sorted(warnings)), seconds=time.perf_counter() - started,
+    )
+
+
+def _read(data: bytes, rel: str, options: IndexOptions, widget: WidgetTags) -> ReadPage:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        return ReadPage(None, None, "unreadable", (line, f"page is not UTF-8 text (byte 0x{data[exc.start]:02x}); left as it is"))
+    return read_page(text, rel, options, widget, size=len(data))
+
+
+def walk_site(site: Path, warnings: list[Problem]):
+    """(site path, file, "file" | "link") of everything to carry over, sorted; symlinks are never followed."""
+    root_real = Path(os.path.realpath(site))
+    found = []
+    for folder, dirs, files in os.walk(site, followlinks=False):
+        base = Path(folder)
+        for name in [*dirs, *files]:
+            path = base / name
+            rel = path.relative_to(site).as_posix()
+            if _ours(rel):
+                continue
+            mode = os.lstat(path).st_mode
+            if stat.S_ISLNK(mode):
+                real = Path(os.path.realpath(path))
+                if real != root_real and root_real not in real.parents:
+                    warnings.append(Problem(rel, 1, f"symlink leads outside the site (to {shown_name(real)}); carried as a link, not read"))
+                found.append((rel, path, "link"))
+            elif stat.S_ISREG(mode):
+                found.append((rel, path, "file"))
+            elif not stat.S_ISDIR(mode):
+                warnings.append(Problem(rel, 1, "not a regular file; left out"))
+        dirs[:] = sorted(d for d in dirs if not (base / d).is_symlink() and not _ours((base / d).relative_to(site).as_posix() + "/"))
+    return sorted(found)
+
+
+def _ours(rel: str) -> bool:
+    """A file an earlier run wrote and this one writes anew."""
+    if rel == MARKER_NAME or rel == f"{ASSETS_DIR}/" or rel.startswith(f"{ASSETS_DIR}/"):
+        return True
+    prefix = f"{contract.SEARCH_DIR}/"
+    return rel.startswith(prefix) and bool(_OUR_SEARCH_FILE.match(rel[len(prefix):]))
+
+
+def _carry(staged: StagedSite, rel: str, path: Path, in_place: bool) -> None:
+    if in_place:
+        staged.link(rel, path)  # type: ignore[attr-defined]
+    else:
+        staged[rel] = path
+
+
+def _symlink(staged: StagedSite, rel: str, path: Path) -> None:
+    dest = staged._folder() / rel
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    os.symlink(os.readlink(path), dest)
+
+
+class _InPlace(StagedSite):
+    """The site replaced by its indexed copy: every file of it is carried into the new folder, so
+    nothing is lost; no ownership marker (the site stays the generator's)."""
+
+    def _folder(self) -> Path:
+        fresh = self._tmp is None
+        tmp = super()._folder()
+        if fresh:
+            (tmp / MARKER_NAME).unlink(missing_ok=True)
+        return tmp
+
+    def link(self, rel: str, source: Path) -> None:
+        """A hard link to the file (a symlink stays a symlink): the old folder is deleted after the swap."""
+        dest = self._folder() / rel
+        with self._reported():
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            if source.is_symlink():
+                os.symlink(os.readlink(source), dest)
+                return
+            try:
+                os.link(source, dest, follow_symlinks=False)
+            except OSError:
+                self[rel] = source
+                return
+            self.sizes[rel] = dest.stat().st_size
+
+    def publish(self) -> None:
+        tmp = self._folder()
+        with self._reported():
+            if self.out.is_symlink() or not self.out.is_dir():
+                raise UsageError(f"site folder {shown_name(self.given)} is no longer a folder; nothing was replaced")
+            _swap_in(tmp, self.out)
+
+
+def _check_selectors(options: IndexOptions) -> None:
+    from selectolax.lexbor import LexborHTMLParser
+
+    probe = LexborHTMLParser("<p></p>")
+    for flag, selector in [("--root-selector", options.root_selector), ("--slot", options.slot),
+                           *(("--exclude", s) for s in options.exclude)]:
+        if selector is None:
+            continue
+        try:
+            probe.css(selector)
+        except Exception as exc:  # noqa: BLE001 - selectolax raises several types for a bad selector
+            raise UsageError(f"{flag} {selector!r} is not a CSS selector ({exc})") from None
+
+
+def _site_lang(site: Path) -> str:
+    """The language of the home page (``<html lang>``), the default for pages that name none."""
+    try:
+        home = site / "index.html"
+        head = read_regular(home)[:4096] if home.is_file() and not home.is_symlink() else b""
+    except OSError:
+        head = b""
+    match = _HTML_LANG.search(head)
+    from ..config import LANG_RE
+
+    code = match.group(1).decode().lower().replace("_", "-") if match else ""
+    return code if LANG_RE.match(code) else "en"
+
+
+def paste_lines(root: str = "/") -> tuple[str, str]:
+    """For --no-inject: the widget's tags for a theme's <head>, and the box with its script (site served at ``root``)."""
+    widget = WidgetTags.load()
+    return widget.head(root), " ".join(widget.box("en").split()) + widget.script(root)

@@ -1,0 +1,95 @@
+"""The search box in a built page: the same tags the MkDocs plugin adds, put in with the HTML parser.
+
+Every element added carries ``data-citesearch-widget``; a later run removes
+them first, so a page indexed twice is the same page.  The tags mirror
+``mkdocs_plugin.Widget`` (which cannot be imported here: it needs MkDocs).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import jinja2
+from selectolax.lexbor import LexborHTMLParser, LexborNode
+
+from ..assets import WidgetAssets, widget_assets
+from ..engine import contract
+from ..pipeline.render import theme_dir
+
+WIDGET_ATTR = "data-citesearch-widget"
+ASSETS_DIR = "assets/citesearch"
+# Where the box goes when no --slot is given: a page's own slot, Material's and
+# Zensical's header bar, any header; else a fixed corner of the window.
+DEFAULT_SLOTS = ("[data-citesearch-slot]", ".md-header__inner", "body > header", "header")
+CORNER_STYLE = "position:fixed;top:.5rem;right:.5rem;z-index:1000"
+
+
+@dataclass(frozen=True)
+class WidgetTags:
+    assets: WidgetAssets
+    box_template: jinja2.Template
+    search_dir: str = contract.SEARCH_DIR
+    assets_dir: str = ASSETS_DIR
+
+    @classmethod
+    def load(cls) -> "WidgetTags":
+        env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(str(theme_dir() / "templates")), autoescape=True,
+            undefined=jinja2.StrictUndefined,
+        )
+        return cls(widget_assets(theme_dir()), env.get_template("search.html"))
+
+    def head(self, root: str) -> str:
+        assets, version = f"{root}{self.assets_dir}/", self.assets.version
+        imports = ", ".join(f'"{assets}{name}": "{assets}{name}?v={version}"' for name in self.assets.modules)
+        preloads = "".join(f'<link rel="modulepreload" href="{assets}{name}?v={version}">' for name in self.assets.preloads)
+        return (
+            f'<meta name="citesearch:search" content="{root}{self.search_dir}/" data-root="{root}">'
+            f'<script type="importmap">{{"imports": {{{imports}}}}}</script>'
+            f'{preloads}<link rel="stylesheet" href="{assets}search.css?v={version}">'
+        )
+
+    def box(self, lang: str) -> str:
+        return self.box_template.render(page_lang=lang)
+
+    def script(self, root: str) -> str:
+        return f'<script type="module" src="{root}{self.assets_dir}/citesearch.js?v={self.assets.version}"></script>'
+
+
+def remove_widget(doc: LexborHTMLParser) -> None:
+    for node in doc.css(f"[{WIDGET_ATTR}]"):
+        node.decompose()
+
+
+def put_widget(doc: LexborHTMLParser, tags: WidgetTags, root: str, lang: str, slot: str | None) -> None:
+    """Add the widget's tags to the head, the box to the slot (or a corner) and the script to the end of the body."""
+    head, body = doc.head, doc.body
+    if head is None or body is None:
+        return
+    before = head.css_first("script, link, style")
+    for node in _fragment(doc, tags.head(root), "head"):
+        before.insert_before(node) if before is not None else head.insert_child(node)
+    target = next((found for selector in ((slot,) if slot else DEFAULT_SLOTS) if (found := doc.css_first(selector))), None)
+    boxes = _fragment(doc, tags.box(lang), "body")
+    if target is None:  # no header: a fixed corner of the window
+        corner = doc.create_node("div")
+        corner.attrs[WIDGET_ATTR] = ""
+        corner.attrs["style"] = CORNER_STYLE
+        for node in boxes:
+            corner.insert_child(node)
+        body.insert_child(corner)  # inserted with its children: selectolax inserts a copy
+    else:
+        for node in boxes:
+            target.insert_child(node)
+    for node in _fragment(doc, tags.script(root), "body"):
+        body.insert_child(node)
+
+
+def _fragment(doc: LexborHTMLParser, html: str, where: str) -> list[LexborNode]:
+    """The top-level elements of an HTML fragment parsed into ``where`` (head or body), marked as the widget's."""
+    parsed = LexborHTMLParser(f"<html><head>{html if where == 'head' else ''}</head><body>{html if where == 'body' else ''}</body></html>")
+    parent = parsed.head if where == "head" else parsed.body
+    nodes = [node for node in parent.iter(include_text=False) if node.is_element_node]
+    for node in nodes:
+        node.attrs[WIDGET_ATTR] = ""
+    return nodes
