@@ -208,6 +208,51 @@ CASES = [
         {"search": "not a folder"},
         ["search:1: search collides with the folder search/ that citesearch writes its own files into; rename it"],
     ),
+    # --- issue 21 (trusta): root errors only, other Markdown extensions, invalid dates, '...' in front matter ---
+    (
+        "bad front matter in a page that nav lists and others link to: the root error only",
+        {
+            "citesearch.yml": "nav:\n  - ok.md\n  - guide.md\n  - sub/deep.md\n",
+            "guide.md": "---\ntitle: Guide\nlang: [en]\n---\n# Guide\n\n## Setup\n",
+            "sub/deep.md": "---\ntitle: [unclosed\n---\n# Deep\n",
+            "links.md": "See [guide](guide.md), [setup](guide.md#setup) and [deep](sub/deep.md).\n",
+        },
+        [
+            "guide.md:3: 'lang' must be a string, got a list",
+            "sub/deep.md:3: invalid YAML in front matter: expected ',' or ']', but got '<stream end>'",
+        ],
+    ),
+    (
+        "a draft saved as .markdown, linked from a public page",
+        {"a.md": "# A\n\nSee [the notes](notes.markdown).\n", "notes.markdown": "---\nvisibility: editor\n---\nSecret.\n"},
+        ["a.md:3: public page links to editor-only document notes.markdown"],
+    ),
+    (
+        "two pages whose names differ only in the case of '.md'",
+        {"Plan.MD": "# Plan\n", "plan.md": "# plan\n"},
+        ["plan.md:1: duplicate id 'plan': also used by Plan.MD"],
+    ),
+    (
+        "a date that does not exist in front matter",
+        {"a.md": "---\ntitle: Plan\ndate: 2024-02-30\n---\nBody.\n"},
+        ["a.md:3: front matter: invalid date '2024-02-30' (day is out of range for month); quote it to keep it as text"],
+    ),
+    (
+        "a time that does not exist in front matter",
+        {"a.md": "---\nupdated: 2024-01-31 25:00:00\n---\nBody.\n"},
+        ["a.md:2: front matter: invalid date '2024-01-31 25:00:00' (hour must be in 0..23); quote it to keep it as text"],
+    ),
+    (
+        "front matter ended early by '...' with visibility after it",
+        {"a.md": "---\ntitle: Plan\n...\nvisibility: editor\n---\nSecret.\n"},
+        ["a.md:4: front matter ended by '...' on line 3, so 'visibility' would be published as page text; remove the '...' line"],
+    ),
+    (
+        "front matter ended early by '...' with any key after it",
+        {"a.md": "---\ntitle: Plan\n...\n\nstatus: draft\n"},
+        ["a.md:5: front matter ended by '...' on line 3, so 'status' would be published as page text; remove the '...' line"],
+    ),
+    # --- end of issue 21 (trusta) rows
 ]
 
 
@@ -302,6 +347,24 @@ def test_config_errors_exit_2_with_a_suggestion(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "unknown option 'titel' (did you mean 'title'?)" in err
     assert "'chunk_budget' must be a whole number of at least 50, got -5" in err
+
+
+def test_a_date_that_does_not_exist_in_citesearch_yml_is_a_located_config_error(tmp_path, capsys):
+    content = tmp_path / "content"
+    write(content, {"ok.md": GOOD, "citesearch.yml": "title: Docs\nreleased: 2024-02-30\n"})
+    assert main(["build", str(content), "--out", str(tmp_path / "site")]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"citesearch: error: {content / 'citesearch.yml'}:2: invalid date '2024-02-30' (day is out of range for month); "
+        "quote it to keep it as text"
+    ]
+
+
+def test_front_matter_ended_by_dots_still_builds_when_no_key_follows(tmp_path, capsys):
+    content = tmp_path / "content"
+    write(content, {"a.md": "---\ntitle: Dotted\ndate: 2024-02-29\n...\n\nNote the body.\n"})
+    assert main(["build", str(content), "--out", str(tmp_path / "site")]) == 0
+    html = (tmp_path / "site/a.html").read_text(encoding="utf-8")
+    assert "<title>Dotted" in html and "Note the body." in html and "title:" not in html
 
 
 def test_nav_lists_a_missing_file_is_an_error_and_an_unlisted_file_a_warning(tmp_path, capsys):

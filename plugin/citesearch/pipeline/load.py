@@ -13,7 +13,7 @@ from ..errors import Problem
 from ..model import PUBLIC, Document
 from .output_folder import is_citesearch_output
 from .source_files import (
-    folder_problem, is_editor_leftover, is_markdown, is_utf8_name, leftovers_warning, outside_problem, read_regular,
+    folder_error, folder_problem, is_editor_leftover, is_markdown, is_utf8_name, leftovers_warning, outside_problem, read_regular,
     shown_name, source_problem, walk, without_markdown_suffix,
 )
 from .frontmatter import KNOWN_KEYS, RESERVED_ID_PREFIXES, split_front_matter, valid_id, validate_front_matter
@@ -56,7 +56,7 @@ def find_sources(content_dir: Path) -> Sources:
         return shown_name(Path(path).relative_to(content_dir).as_posix())
 
     def unreadable(exc: OSError) -> None:
-        found.problems.append(Problem(rel(exc.filename), 1, f"cannot read folder: {exc.strerror or exc}"))
+        found.problems.append(Problem(rel(exc.filename), 1, folder_error(exc)))
 
     for folder, dirs, files in walk(content_dir, unreadable):
         kept = []

@@ -20,6 +20,9 @@ from ..errors import Problem
 # Markdown by any of its usual extensions, in any case: 'Roadmap.MD' and 'notes.markdown' are pages, never
 # files copied as they are (a draft copied verbatim would publish its 'visibility: editor' text).
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".mdwn", ".mdtxt", ".mdtext")
+# Deeper folders are an error: no real site comes near, and path lengths and the
+# standard library's recursive helpers (makedirs, pathlib) give out not far above.
+MAX_FOLDER_DEPTH = 100
 # What editors, merges and patches leave beside a file: copies of a draft, never content to publish.
 _BACKUP_SUFFIXES = (".bak", ".backup", ".old", ".orig", ".rej", ".save", ".swo", ".swp", ".swx", ".tmp", ".temp")
 
@@ -34,6 +37,17 @@ _KINDS = (
 
 class NotRegularFile(OSError):
     """The path is a FIFO, device, socket or folder: never read it."""
+
+
+class FolderTooDeep(OSError):
+    """A folder nested deeper than MAX_FOLDER_DEPTH: not walked into."""
+
+
+def folder_error(exc: OSError) -> str:
+    """The message for a folder ``walk`` could not go into."""
+    if isinstance(exc, FolderTooDeep):
+        return f"folder nested more than {MAX_FOLDER_DEPTH} levels deep; move its files higher up"
+    return f"cannot read folder: {exc.strerror or exc}"
 
 
 def shown_name(name: str | os.PathLike) -> str:
@@ -83,17 +97,19 @@ def folder_problem(path: Path) -> str | None:
 
 
 def walk(top: Path, onerror: Callable[[OSError], None]) -> Iterator[tuple[str, list[str], list[str]]]:
-    """``os.walk`` without recursion: a folder 1,000 levels deep is walked, not a RecursionError.
+    """``os.walk`` without recursion: a tree 1,000 folders deep is an error, not a RecursionError.
 
     Top-down like ``os.walk`` (the caller may prune ``dirs`` in place); folder
     symlinks are listed as folders and never entered.  A folder that cannot be
-    listed, or whose entries cannot be looked at (no search permission), goes
-    to ``onerror`` and is left out.
+    listed, whose entries cannot be looked at (no search permission), or that
+    lies deeper than MAX_FOLDER_DEPTH goes to ``onerror`` and is left out.
     """
-    stack = [os.fspath(top)]
+    stack = [(os.fspath(top), 0)]
     while stack:
-        folder = stack.pop()
+        folder, depth = stack.pop()
         try:
+            if depth > MAX_FOLDER_DEPTH:
+                raise FolderTooDeep(errno.ENAMETOOLONG, "too deep", folder)
             with os.scandir(folder) as entries:
                 dirs, files = [], []
                 for entry in entries:
@@ -105,7 +121,7 @@ def walk(top: Path, onerror: Callable[[OSError], None]) -> Iterator[tuple[str, l
             continue
         yield folder, dirs, files
         inner = (os.path.join(folder, name) for name in reversed(dirs))
-        stack.extend(path for path in inner if not os.path.islink(path))
+        stack.extend((path, depth + 1) for path in inner if not os.path.islink(path))
 
 
 def _is_folder(entry: os.DirEntry) -> bool:
