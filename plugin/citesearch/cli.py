@@ -11,6 +11,7 @@ from typing import Sequence
 
 from .version import __version__
 from .errors import CitesearchError, ContentError
+from .terminal import terminal_safe
 
 EXIT_OK, EXIT_CONTENT, EXIT_USAGE = 0, 1, 2
 
@@ -18,7 +19,7 @@ EXIT_OK, EXIT_CONTENT, EXIT_USAGE = 0, 1, 2
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # usage errors exit 2 with one clear line
         self.print_usage(sys.stderr)
-        print(f"citesearch: error: {message}", file=sys.stderr)
+        print(f"citesearch: error: {terminal_safe(message)}", file=sys.stderr)
         raise SystemExit(EXIT_USAGE)
 
 
@@ -118,17 +119,20 @@ def _same_in_every_locale() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = make_parser().parse_args(argv)
+    from .waiting import set_notice
+
+    set_notice(lambda message: _say(f"citesearch: {message}", flush=True))  # a build waiting on another says so
     try:
         return {"build": _build, "check": _check, "serve": _serve, "search": _search, "index": _index}[args.command](args)
     except ContentError as exc:
         for warning in exc.warnings:
-            print(f"{warning} (warning)", file=sys.stderr)
+            _say(f"{warning} (warning)")
         for problem in exc.problems:
-            print(problem, file=sys.stderr)
+            _say(str(problem))
         print(f"citesearch: {len(exc.problems)} error(s); nothing was written", file=sys.stderr)
         return EXIT_CONTENT
     except CitesearchError as exc:
-        print(f"citesearch: error: {exc}", file=sys.stderr)
+        _say(f"citesearch: error: {exc}")
         return exc.exit_code
     except KeyboardInterrupt:
         return 130
@@ -137,8 +141,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
     except OSError as exc:  # a disk or permission failure no check foresaw: still one line, never a traceback
         where = f": {exc.filename}" if exc.filename else ""
-        print(f"citesearch: error: {exc.strerror or exc}{where}", file=sys.stderr)
+        _say(f"citesearch: error: {exc.strerror or exc}{where}")
         return EXIT_USAGE
+
+
+def _say(text: str, stream=None, *, flush: bool = False) -> None:
+    """Print one message (stderr unless told): names and page text escaped, never steering the terminal."""
+    print(terminal_safe(text), file=stream or sys.stderr, flush=flush)
 
 
 def _build(args) -> int:
@@ -151,8 +160,8 @@ def _build(args) -> int:
             cache_dir=args.cache_dir,
         )
     for warning in result.warnings:
-        print(f"{warning} (warning)", file=sys.stderr)
-    print(f"citesearch: built {summary(result)} -> {result.out} in {result.seconds:.2f}s", file=sys.stderr)
+        _say(f"{warning} (warning)")
+    _say(f"citesearch: built {summary(result)} -> {result.out} in {result.seconds:.2f}s")
     return EXIT_OK
 
 
@@ -163,7 +172,7 @@ def _check(args) -> int:
     with terminal_progress(sys.stderr) as progress:
         result = check(args.dir, role=args.role, strict=args.strict, progress=progress, cache_dir=args.cache_dir)
     for warning in result.warnings:
-        print(f"{warning} (warning)", file=sys.stderr)
+        _say(f"{warning} (warning)")
     print(f"citesearch: checked {summary(result)}; nothing written, in {result.seconds:.2f}s", file=sys.stderr)
     return EXIT_OK
 
@@ -202,7 +211,7 @@ def _serve(args) -> int:
     from .serve import serve
 
     def log(message: str) -> None:
-        print(f"citesearch: {message}", file=sys.stderr, flush=True)
+        _say(f"citesearch: {message}", flush=True)
 
     return serve(args.dir, host=args.host, port=args.port, role=args.role, log=log, cache_dir=args.cache_dir)
 
@@ -217,13 +226,14 @@ def _search(args) -> int:
     if args.json:
         print(answer.to_json())
         return EXIT_OK
-    print(answer.message)
-    for result in answer.results:
-        print(f"\n{' › '.join(result.heading)}  [{result.url}]")
-        print(f"  {result.quote}" if result.quote else "  (no sentence quotes the query)")
+    _say(answer.message, sys.stdout)
+    for result in answer.results:  # page text: the site's author chose it, not the reader's terminal
+        _say(f"\n{' › '.join(result.heading)}  [{result.url}]", sys.stdout)
+        _say(f"  {result.quote}" if result.quote else "  (no sentence quotes the query)", sys.stdout)
         if args.explain:
-            print(f"  page {result.page + 1}: {_criteria(result.page_criteria)}")
-            print(f"  passage: {_criteria(result.criteria)}" + (f"; {result.more_on_page} more on this page" if result.more_on_page else ""))
+            _say(f"  page {result.page + 1}: {_criteria(result.page_criteria)}", sys.stdout)
+            more = f"; {result.more_on_page} more on this page" if result.more_on_page else ""
+            _say(f"  passage: {_criteria(result.criteria)}{more}", sys.stdout)
     return EXIT_OK
 
 

@@ -20,9 +20,11 @@ import http.server
 import ipaddress
 import json
 import mimetypes
+import os
 import posixpath
 import re
 import secrets
+import sys
 import threading
 import time
 import traceback
@@ -43,6 +45,10 @@ from .pipeline.render import theme_dir
 EVENTS_PATH = "/__citesearch/events"
 SCRIPT_PATH = "/__citesearch/livereload.js"
 KEEPALIVE_SECONDS = 15
+# A client that sends or reads nothing for this long is let go: it must not hold a thread forever.
+CLIENT_TIMEOUT_SECONDS = 10
+# Connections the kernel queues while every thread is busy accepting; the stdlib's 5 turned away a page load's burst.
+LISTEN_BACKLOG = 1024
 _TYPES = {".js": "text/javascript", ".mjs": "text/javascript", ".json": "application/json", ".svg": "image/svg+xml"}
 
 Log = Callable[[str], None]
@@ -56,9 +62,12 @@ class State:
     build: str  # id of the last good build ("" before the first one)
     files: Mapping[str, bytes | Path] = field(default_factory=dict)
     errors: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()  # of the last good build, "path:line: message"
 
     def event(self) -> bytes:
-        data = json.dumps({"build": self.build, "errors": list(self.errors)}, ensure_ascii=False)
+        data = json.dumps(
+            {"build": self.build, "errors": list(self.errors), "warnings": list(self.warnings)}, ensure_ascii=False
+        )
         return f"event: state\ndata: {data}\n\n".encode("utf-8")
 
 
@@ -84,6 +93,7 @@ class Preview:
         self.changed = threading.Condition()
         self.closing = False
         self._builds = 0
+        self._warned: frozenset[str] = frozenset()  # warnings printed already: each save lists only new ones
         self._building = threading.Lock()
 
     def rebuild(self) -> bool:
@@ -93,22 +103,30 @@ class Preview:
             build_id = f"{self.session}-{self._builds + 1}"
             assembled, errors = self._assemble(build_id)
             seconds = time.perf_counter() - started
-            for warning in assembled.cache_warnings if assembled else ():
-                self.log(f"{warning} (warning)")
             if errors or assembled is None:
-                self._publish(State(self.state.version + 1, self.state.build, self.state.files, tuple(errors)))
+                for warning in assembled.cache_warnings if assembled else ():
+                    self.log(f"{warning} (warning)")
+                self._publish(State(
+                    self.state.version + 1, self.state.build, self.state.files, tuple(errors), self.state.warnings
+                ))
                 self.log(f"rebuild failed in {seconds:.2f}s, still serving the last good site:")
                 for error in errors:
                     self.log(f"  {error}")
                 return False
             self._builds += 1
-            self._publish(State(self.state.version + 1, build_id, assembled.files))
+            warnings = tuple(str(warning) for warning in assembled.warnings)
+            self._publish(State(self.state.version + 1, build_id, _pinned(assembled.files), (), warnings))
+            new = [warning for warning in warnings if warning not in self._warned]
+            for warning in new:
+                self.log(f"{warning} (warning)")
+            self._warned = frozenset(warnings)
             c = assembled.changes
             chunks = sum(len(page.chunks) for page in assembled.pages)
+            listed = len(warnings) - len(new)
             self.log(
                 f"built {len(assembled.pages)} documents ({c.added} added, {c.changed} changed, "
                 f"{c.removed} removed, {c.unchanged} unchanged; {c.parsed} parsed), {chunks} chunks, "
-                f"{len(assembled.warnings)} warnings in {seconds:.2f}s"
+                f"{len(warnings)} warnings{f' ({listed} as listed before)' if listed else ''} in {seconds:.2f}s"
             )
             return True
 
@@ -227,6 +245,7 @@ def host_allowed(header: str | None, bound_host: str, port: int) -> bool:
 class Handler(http.server.BaseHTTPRequestHandler):
     server: "PreviewServer"
     server_version = "citesearch-serve"
+    timeout = CLIENT_TIMEOUT_SECONDS  # per socket operation; the event stream waits on builds, not on the socket
 
     def do_GET(self) -> None:  # noqa: N802 - the stdlib's name
         self._answer(body=True)
@@ -289,9 +308,23 @@ class Handler(http.server.BaseHTTPRequestHandler):
         pass
 
 
+def _pinned(files: Mapping[str, bytes | Path]) -> dict[str, bytes | Path]:
+    """The site with each file copied from disk named by its real path, as the build checked it."""
+    return {rel: Path(os.path.realpath(source)) if isinstance(source, Path) else source for rel, source in files.items()}
+
+
 def _read(source: bytes | Path | None) -> bytes | None:
+    """A file of the last good build; None for one gone, or reached through a symlink since that build.
+
+    After a failed rebuild the last good site is still served, and its files
+    are read from disk: a file or folder swapped since for a symlink (out of
+    the content, say) would otherwise be served by the very preview whose
+    build refused it.
+    """
     if source is None or isinstance(source, bytes):
         return source
+    if os.path.realpath(source) != str(source):
+        return None
     try:
         return read_regular(source)  # never blocks on a file swapped for a FIFO since the build
     except OSError:  # an asset deleted since the last build
@@ -300,6 +333,7 @@ def _read(source: bytes | Path | None) -> bytes | None:
 
 class PreviewServer(http.server.ThreadingHTTPServer):
     daemon_threads = True  # open event streams must not keep the process alive
+    request_queue_size = LISTEN_BACKLOG
 
     def __init__(self, address: tuple[str, int], preview: Preview):
         self.preview = preview
@@ -307,6 +341,12 @@ class PreviewServer(http.server.ThreadingHTTPServer):
         self.script = theme_dir() / "serve" / "livereload.js"
         self.preview_head = f'<script src="{SCRIPT_PATH}" defer></script>'
         super().__init__(address, Handler)
+
+    def handle_error(self, request, client_address) -> None:
+        """A client that went away or stalled is routine: no traceback; anything else is a bug worth one."""
+        if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            return
+        super().handle_error(request, client_address)
 
     @property
     def url(self) -> str:

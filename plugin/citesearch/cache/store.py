@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import os
 import sqlite3
 from pathlib import Path
@@ -19,6 +18,7 @@ from typing import Iterator, Sequence
 import orjson
 
 from .codec import Row
+from ..waiting import lock_exclusive
 from .keys import SCHEMA_VERSION
 
 DATABASE = "build.sqlite"
@@ -58,7 +58,7 @@ def locked(folder: Path) -> Iterator[None]:
         raise NotADirectoryError(errno.ENOTDIR, "a file is in the way of the cache folder", str(folder))
     folder.mkdir(parents=True, exist_ok=True)
     with open(folder / LOCK, "a+b") as lock:  # closing the file releases the lock
-        fcntl.flock(lock, fcntl.LOCK_EX)
+        lock_exclusive(lock.fileno(), f"the build cache {folder}")
         yield
 
 

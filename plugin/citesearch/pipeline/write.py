@@ -13,7 +13,6 @@ import contextlib
 import ctypes
 import ctypes.util
 import errno
-import fcntl
 import os
 import pickle
 import shutil
@@ -25,6 +24,7 @@ from typing import Callable, Iterator, Mapping, MutableMapping
 from ..errors import CitesearchError, ContentError, UsageError
 from .output_folder import MARKER_NAME, MARKER_TEXT, check_output_folder_replaceable
 from .source_files import copy_regular, shown_name
+from ..waiting import lock_exclusive
 
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
@@ -55,7 +55,7 @@ def output_lock(out: Path) -> Iterator[None]:
     out.absolute().parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(out.absolute().parent, os.O_RDONLY)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        lock_exclusive(fd, f"the output folder {shown_name(out)}")
         yield
     finally:
         os.close(fd)  # closing releases the lock
