@@ -17,6 +17,7 @@ from __future__ import annotations
 import difflib
 import logging
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -30,12 +31,12 @@ from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url, is_error_template
-from mkdocs.utils.meta import get_data
 
 from .config import LANG_RE
 from .engine import contract
 from .markdown_ext.chunk import DEFAULT_BUDGET
 from .markdown_ext.text import title_text
+from .mkdocs.front_matter import front_matter
 from .mkdocs.page_chunker import PageChunker
 from .mkdocs.search_meta import search_meta
 from .model import EDITOR, PUBLIC, VISIBILITIES
@@ -98,13 +99,16 @@ class CitesearchPlugin(BasePlugin[CitesearchConfig]):
         return config
 
     def on_files(self, files: Files, config) -> Files:
-        """Drop editor-only pages before MkDocs reads them: they are never published."""
+        """Drop editor-only pages (and ``draft: true`` ones) before MkDocs reads them: they are never published.
+
+        Front matter MkDocs would ignore and publish as text is an error in every role.
+        """
         self.hidden = set()
-        if self.config.role == EDITOR:
-            return files
         key = self.config.visibility_key
         for file in list(files.documentation_pages()):
-            meta = front_matter(file.content_string)
+            meta = front_matter(file.content_string, file.src_uri)
+            if self.config.role == EDITOR:
+                continue
             misspelt = near_miss(meta, key)
             if misspelt:  # 'Visibility: editor' would otherwise publish the draft
                 raise PluginError(f"{file.src_uri}:1: unknown key '{misspelt}'; did you mean '{key}'?")
@@ -113,7 +117,10 @@ class CitesearchPlugin(BasePlugin[CitesearchConfig]):
                 raise PluginError(
                     f"{file.src_uri}:1: unknown {key} '{visibility}' (choose {' or '.join(VISIBILITIES)})"
                 )
-            if visibility == EDITOR:
+            draft = meta.get("draft", False)  # Material's blog drafts; MkDocs itself would publish them
+            if not isinstance(draft, bool):
+                raise PluginError(f"{file.src_uri}:1: 'draft' must be true or false, got {draft!r}")
+            if visibility == EDITOR or draft:
                 files.remove(file)
                 self.hidden.add(file.src_uri)
         return files
@@ -238,19 +245,12 @@ def language_code(lang: str) -> str:
 
 
 def near_miss(meta: dict, key: str) -> str | None:
-    """A front matter key that looks like ``key`` but is not it (``Visibility``, ``visiblity``)."""
+    """A front matter key that looks like ``key`` but is not it (``Visibility``, ``visiblity``, full-width letters)."""
     for other in meta:
-        if other != key and (
-            other.casefold() == key.casefold() or difflib.get_close_matches(other.casefold(), [key], n=1, cutoff=0.8)
-        ):
+        folded = unicodedata.normalize("NFKC", str(other)).casefold()
+        if other != key and (folded == key.casefold() or difflib.get_close_matches(folded, [key], n=1, cutoff=0.8)):
             return other
     return None
-
-
-def front_matter(source: str) -> dict:
-    """The page's front matter as MkDocs reads it (the same keys ``page.meta`` will have)."""
-    _, meta = get_data(source)
-    return meta
 
 
 _MATERIAL_HEADER_END = re.compile(r"</nav>\s*</header>")
