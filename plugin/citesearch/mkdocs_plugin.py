@@ -39,6 +39,7 @@ from .markdown_ext.text import title_text
 from .mkdocs.front_matter import front_matter
 from .mkdocs.page_chunker import PageChunker
 from .mkdocs.search_meta import search_meta
+from .mkdocs.stale_pages import previous_page_urls, remove_pages
 from .model import EDITOR, PUBLIC, VISIBILITIES
 from .pipeline.index import SearchPage, build_search_files
 from .assets import widget_assets
@@ -167,6 +168,9 @@ class CitesearchPlugin(BasePlugin[CitesearchConfig]):
         if missing:  # `build --dirty` in a fresh process: pages MkDocs did not render this time
             self._render(missing, config)
         pages = [self.pages[uri] for uri in documents]
+        gone = previous_page_urls(site / self.config.search_dir) - {f.page.url for f in self.files.documentation_pages() if f.page}
+        for url in remove_pages(site, gone):  # only `--dirty` keeps them: a deleted page, a page now a draft
+            log.info(f"citesearch: removed {url or 'index.html'}, a page of the previous build that is gone or a draft now")
         search = build_search_files(pages, self.lang, GENERATOR)
         written = {path.split("/", 1)[1]: data for path, data in search.items()}
         write_folder(site / self.config.search_dir, written)
@@ -278,8 +282,9 @@ def inject(html: str, head: str, box: str, script: str) -> str:
     return html[:at] + script + html[at:] if at >= 0 else html + script
 
 
-# Every file a build writes into the search folder but the manifest has a content hash in its name.
-_HASHED_NAME = re.compile(r"\.[0-9a-f]{%d}\.json$|^[0-9a-f]{%d}\.json$" % (contract.HASH_LENGTH, contract.HASH_LENGTH))
+# Every file a build writes into the search folder but the manifest has a content hash in its name:
+# terms.<lang>.<hash>.json, dict.<lang>.<hash>.json, chunks/<hash>.<n>.json.
+_HASHED_NAME = re.compile(r"\.[0-9a-f]{%d}\.json$|^[0-9a-f]{%d}(\.[0-9]+)?\.json$" % (contract.HASH_LENGTH, contract.HASH_LENGTH))
 
 
 def write_folder(folder: Path, files: dict[str, bytes]) -> None:
