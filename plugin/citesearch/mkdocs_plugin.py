@@ -17,6 +17,7 @@ from __future__ import annotations
 import difflib
 import logging
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -30,14 +31,15 @@ from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url, is_error_template
-from mkdocs.utils.meta import get_data
 
 from .config import LANG_RE
 from .engine import contract
 from .markdown_ext.chunk import DEFAULT_BUDGET
 from .markdown_ext.text import title_text
+from .mkdocs.front_matter import front_matter
 from .mkdocs.page_chunker import PageChunker
 from .mkdocs.search_meta import search_meta
+from .mkdocs.stale_pages import previous_page_urls, remove_pages
 from .model import EDITOR, PUBLIC, VISIBILITIES
 from .pipeline.index import SearchPage, build_search_files
 from .assets import widget_assets
@@ -99,13 +101,16 @@ class CitesearchPlugin(BasePlugin[CitesearchConfig]):
         return config
 
     def on_files(self, files: Files, config) -> Files:
-        """Drop editor-only pages before MkDocs reads them: they are never published."""
+        """Drop editor-only pages (and ``draft: true`` ones) before MkDocs reads them: they are never published.
+
+        Front matter MkDocs would ignore and publish as text is an error in every role.
+        """
         self.hidden = set()
-        if self.config.role == EDITOR:
-            return files
         key = self.config.visibility_key
         for file in list(files.documentation_pages()):
-            meta = front_matter(file.content_string)
+            meta = front_matter(file.content_string, file.src_uri)
+            if self.config.role == EDITOR:
+                continue
             misspelt = near_miss(meta, key)
             if misspelt:  # 'Visibility: editor' would otherwise publish the draft
                 raise PluginError(f"{file.src_uri}:1: unknown key '{misspelt}'; did you mean '{key}'?")
@@ -114,7 +119,10 @@ class CitesearchPlugin(BasePlugin[CitesearchConfig]):
                 raise PluginError(
                     f"{file.src_uri}:1: unknown {key} '{visibility}' (choose {' or '.join(VISIBILITIES)})"
                 )
-            if visibility == EDITOR:
+            draft = meta.get("draft", False)  # Material's blog drafts; MkDocs itself would publish them
+            if not isinstance(draft, bool):
+                raise PluginError(f"{file.src_uri}:1: 'draft' must be true or false, got {draft!r}")
+            if visibility == EDITOR or draft:
                 files.remove(file)
                 self.hidden.add(file.src_uri)
         return files
@@ -161,6 +169,9 @@ class CitesearchPlugin(BasePlugin[CitesearchConfig]):
         if missing:  # `build --dirty` in a fresh process: pages MkDocs did not render this time
             self._render(missing, config)
         pages = [self.pages[uri] for uri in documents]
+        gone = previous_page_urls(site / self.config.search_dir) - {f.page.url for f in self.files.documentation_pages() if f.page}
+        for url in remove_pages(site, gone):  # only `--dirty` keeps them: a deleted page, a page now a draft
+            log.info(f"citesearch: removed {url or 'index.html'}, a page of the previous build that is gone or a draft now")
         search = build_search_files(pages, self.lang, GENERATOR)
         written = {path.split("/", 1)[1]: data for path, data in search.items()}
         write_folder(site / self.config.search_dir, written)
@@ -244,23 +255,17 @@ def language_code(lang: str) -> str:
 
 
 def near_miss(meta: dict, key: str) -> str | None:
-    """A front matter key that looks like ``key`` but is not it (``Visibility``, ``visiblity``)."""
+    """A front matter key that looks like ``key`` but is not it (``Visibility``, ``visiblity``, full-width letters)."""
     for other in meta:
-        if other != key and (
-            other.casefold() == key.casefold() or difflib.get_close_matches(other.casefold(), [key], n=1, cutoff=0.8)
-        ):
+        folded = unicodedata.normalize("NFKC", str(other)).casefold()
+        if other != key and (folded == key.casefold() or difflib.get_close_matches(folded, [key], n=1, cutoff=0.8)):
             return other
     return None
 
 
-def front_matter(source: str) -> dict:
-    """The page's front matter as MkDocs reads it (the same keys ``page.meta`` will have)."""
-    _, meta = get_data(source)
-    return meta
-
-
-# Every file a build writes into the search folder but the manifest has a content hash in its name.
-_HASHED_NAME = re.compile(r"\.[0-9a-f]{%d}\.json$|^[0-9a-f]{%d}\.json$" % (contract.HASH_LENGTH, contract.HASH_LENGTH))
+# Every file a build writes into the search folder but the manifest has a content hash in its name:
+# terms.<lang>.<hash>.json, dict.<lang>.<hash>.json, chunks/<hash>.<n>.json.
+_HASHED_NAME = re.compile(r"\.[0-9a-f]{%d}\.json$|^[0-9a-f]{%d}(\.[0-9]+)?\.json$" % (contract.HASH_LENGTH, contract.HASH_LENGTH))
 
 
 def write_folder(folder: Path, files: dict[str, bytes]) -> None:
