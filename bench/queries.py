@@ -116,20 +116,39 @@ def long_enough(sentence: str, lang: str) -> bool:
     return len(WORD.findall(sentence)) >= 6
 
 
-def words_query(sentence: str, lang: str, df: Counter, max_df: float) -> str | None:
+def words_query(sentence: str, lang: str, df: Counter, max_df: float, count: int = 2) -> str | None:
     """None when the sentence has no rare word (one in at most ``max_df`` documents)."""
     found = list(dict.fromkeys(terms(sentence, lang)))
     if not found or min(df[t] for t in found) > max_df:
         return None
     if lang == "zh":
         return min(found, key=lambda t: df[t]) if found else None
-    if len(found) < 2:
+    if len(found) < count:
         return None
-    rarest = sorted(found, key=lambda t: (df[t], found.index(t)))[:2]
+    rarest = sorted(found, key=lambda t: (df[t], found.index(t)))[:count]
     return " ".join(sorted(rarest, key=found.index))
 
 
 def relevance_queries(corpus: Corpus, files: list[Path], per_kind: int) -> list[Query]:
+    heading_pool, sentence_pool = query_pools(corpus, files)
+    rng = random.Random(f"{corpus.name}:{SEED}")
+    pick = lambda pool: rng.sample(pool, min(per_kind, len(pool)))  # noqa: E731
+    return pick(heading_pool) + pick(sentence_pool)
+
+
+def judged_queries(corpus: Corpus, files: list[Path], sentences: int = 100, headings: int = 50,
+                   words: int = 2) -> list[Query]:
+    """The judged set of ``bench/quality.py``: ``headings`` heading queries and
+    ``sentences`` known-item queries of a sentence's ``words`` rarest words,
+    sampled with a seed of their own (the same set on every run)."""
+    heading_pool, sentence_pool = query_pools(corpus, files, words)
+    rng = random.Random(f"{corpus.name}:{SEED}:judged:{words}")
+    chosen = rng.sample(sentence_pool, min(sentences, len(sentence_pool)))
+    return rng.sample(heading_pool, min(headings, len(heading_pool))) + chosen
+
+
+def query_pools(corpus: Corpus, files: list[Path], words: int = 2) -> tuple[list[Query], list[Query]]:
+    """Every heading query and every sentence query of the corpus, deduplicated by text."""
     parsed = {}
     for rel in files:
         text = (corpus.source / rel).read_text(encoding="utf-8")
@@ -149,13 +168,11 @@ def relevance_queries(corpus: Corpus, files: list[Path], per_kind: int) -> list[
                 heading_pool.append(Query(h, "heading", doc_key(path), heading=h))
         for s in sentences:
             if long_enough(s, corpus.lang):
-                q = words_query(s, corpus.lang, df, max_df=max(2, 0.1 * len(parsed)))
+                q = words_query(s, corpus.lang, df, max_df=max(2, 0.1 * len(parsed)), count=words)
                 if q:
                     sentence_pool.append(Query(q, "words", doc_key(path), sentence=s))
 
-    rng = random.Random(f"{corpus.name}:{SEED}")
     # Dedup by text: two identical queries would count one answer twice.
     heading_pool = list({q.text.casefold(): q for q in heading_pool}.values())
     sentence_pool = list({q.text.casefold(): q for q in sentence_pool}.values())
-    pick = lambda pool: rng.sample(pool, min(per_kind, len(pool)))  # noqa: E731
-    return pick(heading_pool) + pick(sentence_pool)
+    return heading_pool, sentence_pool

@@ -4,6 +4,7 @@
 // (tests/vectors/ranking.json) hold the two halves equal.
 
 import * as query from "./query.js";
+import * as quoteModule from "./quote.js";
 import { PREFIX_BOOST } from "./query.js";
 import { assemble, lastNotAfter, withinOneEdit } from "./shards.js";
 
@@ -156,6 +157,53 @@ export function rank(words, rows, scores) {
     pages.push(ranked(PAGE_CRITERIA, facts, page, members.map((m) => m.ranked)));
   }
   return pages.sort((a, b) => compareKeys(a.key, b.key));
+}
+
+// --- Second stage (rank.py `refine`): the first screen of pages, by what
+// their shown passages say; their texts are loaded for the quotes anyway.
+export const REFINED_PAGES = 10;
+
+function wordsIn(analyzer, words, text) {
+  const terms = new Set(analyzer.analyze(text));
+  const found = [...terms];
+  return words.filter((w) => w.terms.every((t) => terms.has(t)) || w.prefixes.some((p) => found.some((t) => t.startsWith(p)))).length;
+}
+
+// The most query words one sentence of the passage holds (the sentence the
+// quote cites; its heading path counts as one).
+export function sentenceWords(analyzer, words, heading, text, queryText, prefix) {
+  const found = quoteModule.quote(analyzer, text, queryText, { prefix });
+  const inHeading = wordsIn(analyzer, words, heading.join(" "));
+  return found ? Math.max(inHeading, wordsIn(analyzer, words, found.sentence)) : inHeading;
+}
+
+const SENTENCE = { name: "sentence", value: (p) => p.sentence, higherFirst: true };
+
+function withValue(item, name, value, after, criteria) {
+  const values = [...item.criteria];
+  values.splice(values.findIndex(([n]) => n === after) + 1, 0, [name, value]);
+  const ordered = values.map(([n]) => criteria.find((c) => c.name === n));
+  const key = [...values.map(([, v], i) => (ordered[i].higherFirst ? -v : v)), item.ref];
+  return { ...item, criteria: values, key };
+}
+
+// `texts`: ref -> [heading path, text] of each refined page's first
+// `perPage` passages.
+export function refine(analyzer, pages, words, texts, queryText, { prefix = true, perPage }) {
+  const refined = pages.slice(0, REFINED_PAGES).map((page) => {
+    const shown = page.passages.slice(0, perPage).map((p) => {
+      const [heading, text] = texts.get(p.ref);
+      return withValue(p, "sentence", sentenceWords(analyzer, words, heading, text, queryText, prefix), "typos",
+        [...PASSAGE_CRITERIA, SENTENCE]);
+    });
+    shown.sort((a, b) => compareKeys(a.key, b.key));
+    const best = Math.max(...shown.map((p) => p.criteria.find(([n]) => n === "sentence")[1]));
+    const withPassages = { ...page, passages: [...shown, ...page.passages.slice(perPage)] };
+    return withValue(withPassages, "sentence", best, "typos", [...PAGE_CRITERIA, SENTENCE]);
+  });
+  refined.sort((a, b) => compareKeys(a.key, b.key));
+  const later = pages.slice(REFINED_PAGES).map((page) => withValue(page, "sentence", 0, "typos", [...PAGE_CRITERIA, SENTENCE]));
+  return [...refined, ...later];
 }
 
 // Every page was found through typos alone.

@@ -103,15 +103,33 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
     return { mods, shards: await Promise.all(langs.map(shard)) };
   }
 
-  // Ranked pages of every shard (rank.js); across languages by the criteria,
-  // then language order, then ref (the same order inside one shard).
-  async function rankPages(mods, shards, text, options) {
-    const answers = await Promise.all(shards.map((shard) => mods.rank.search(mods.lunr, mods.analyzer, shard.index, text, options)));
+  // Ranked pages of every shard (rank.js): the first screen refined by the
+  // texts of its shown passages; across languages, each keeps its order and
+  // they interleave by the criteria, then language order, then ref.
+  async function rankPages(mods, shards, text, { prefix, perPage }) {
+    const words = mods.query.words(mods.analyzer, text, { prefix });
+    const answers = await Promise.all(
+      shards.map(async (shard) => {
+        const found = await mods.rank.search(mods.lunr, mods.analyzer, shard.index, text, { prefix });
+        const refs = found.pages.slice(0, mods.rank.REFINED_PAGES).flatMap((page) => page.passages.slice(0, perPage).map((p) => p.ref));
+        const chunks = await Promise.all(refs.map((ref) => shard.index.chunk(ref)));
+        const texts = new Map(refs.map((ref, i) => [ref, [chunks[i].heading, chunks[i].text]]));
+        return { pages: mods.rank.refine(mods.analyzer, found.pages, words, texts, text, { prefix, perPage }), fuzzy: found.fuzzy };
+      })
+    );
+    const lists = shards.map((shard, order) =>
+      answers[order].pages.map((page) => ({ shard, page, key: [...page.key.slice(0, -1), order, page.ref] }))
+    );
     const ranked = [];
-    shards.forEach((shard, order) => {
-      for (const page of answers[order].pages) ranked.push({ shard, order, page, key: [...page.key.slice(0, -1), order, page.ref] });
-    });
-    ranked.sort((a, b) => mods.rank.compareKeys(a.key, b.key));
+    const heads = lists.map(() => 0);
+    for (;;) {
+      let pick = -1;
+      lists.forEach((list, i) => {
+        if (heads[i] < list.length && (pick < 0 || mods.rank.compareKeys(list[heads[i]].key, lists[pick][heads[pick]].key) < 0)) pick = i;
+      });
+      if (pick < 0) break;
+      ranked.push(lists[pick][heads[pick]++]);
+    }
     return { ranked, fuzzy: answers.some((found) => found.fuzzy) };
   }
 
@@ -144,7 +162,7 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
   // answer), so they can show before the texts of lower-ranked results arrive.
   async function search(text, { langs, limit = 10, perPage = PASSAGES_PER_PAGE, prefix = true, first = 5, onFirst = null } = {}) {
     const { mods, shards } = await prepare(langs);
-    const { ranked, fuzzy } = await rankPages(mods, shards, text, { prefix });
+    const { ranked, fuzzy } = await rankPages(mods, shards, text, { prefix, perPage });
     // Requested in rank order: the top results' files are asked for first.
     const pending = ranked.slice(0, limit).flatMap(({ shard, page }, position) => {
       const shown = page.passages.slice(0, perPage);

@@ -29,7 +29,7 @@ import bisect
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from . import query
+from . import analyzer, query, quote
 from .query import PREFIX_BOOST, Word
 from .shards import ShardedIndex, assemble, within_one_edit
 
@@ -223,6 +223,60 @@ def rank(words: Sequence[Word], rows: Sequence[list], scores: dict[int, float]) 
         pages.append(_ranked(PAGE_CRITERIA, facts, page, tuple(m[1][1] for m in members)))
     pages.sort(key=lambda p: p[0])
     return [ranked for _, ranked in pages]
+
+
+# --- Second stage: the first screen of pages, by what their shown passages say.
+
+# Pages re-ordered by sentence evidence: the first screen, whose shown
+# passages' texts are loaded for their quotes anyway (no extra file).
+REFINED_PAGES = 10
+
+
+def _words_in(words: Sequence[Word], text: str) -> int:
+    terms = set(analyzer.analyze(text))
+    return sum(1 for w in words if all(t in terms for t in w.terms)
+               or any(t.startswith(p) for p in w.prefixes for t in terms))
+
+
+def sentence_words(words: Sequence[Word], heading: Sequence[str], text: str, query_text: str, prefix: bool) -> int:
+    """Proximity at its finest: the most query words one sentence of the
+    passage holds (the sentence ``quote`` would cite; its heading path counts
+    as one), by their own term or a prefix."""
+    found = quote.quote(text, query_text, prefix=prefix)
+    in_heading = _words_in(words, " ".join(heading))
+    return max(in_heading, _words_in(words, found.sentence)) if found else in_heading
+
+
+def _with(ranked: Ranked, name: str, value: int, after: str, criteria: Sequence[Criterion]) -> Ranked:
+    values = list(ranked.criteria)
+    values.insert(next(i for i, (n, _) in enumerate(values) if n == after) + 1, (name, value))
+    ordered = [next(c for c in criteria if c.name == n) for n, _ in values]
+    return Ranked(ranked.ref, tuple(values), _key(ordered, [v for _, v in values], ranked.ref), ranked.passages)
+
+
+SENTENCE = Criterion("sentence", lambda p: p["sentence"])
+
+
+def refine(pages: list[Ranked], words: Sequence[Word], texts: dict[int, tuple], query_text: str, *,
+           prefix: bool = True, per_page: int) -> list[Ranked]:
+    """The first ``REFINED_PAGES`` pages re-ordered with ``sentence`` (after
+    ``typos``), from the ``(heading path, text)`` of each page's first ``per_page`` passages,
+    which are re-ordered by it too; later pages keep their order, with
+    ``sentence`` 0 (not looked at)."""
+    refined = []
+    for page in pages[:REFINED_PAGES]:
+        shown = [
+            _with(p, "sentence", sentence_words(words, *texts[p.ref], query_text, prefix), "typos",
+                  (*PASSAGE_CRITERIA, SENTENCE))
+            for p in page.passages[:per_page]
+        ]
+        shown.sort(key=lambda p: p.key)
+        best = max(p.explain()["sentence"] for p in shown)
+        page = Ranked(page.ref, page.criteria, page.key, (*shown, *page.passages[per_page:]))
+        refined.append(_with(page, "sentence", best, "typos", (*PAGE_CRITERIA, SENTENCE)))
+    refined.sort(key=lambda p: p.key)
+    later = [_with(page, "sentence", 0, "typos", (*PAGE_CRITERIA, SENTENCE)) for page in pages[REFINED_PAGES:]]
+    return refined + later
 
 
 def typo_only(pages: Sequence[Ranked]) -> bool:

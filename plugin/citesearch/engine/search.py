@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import heapq
 import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from . import analyzer, contract, quote, rank
+from . import analyzer, contract, query, quote, rank
 from .shards import ShardedIndex, chunk_file
 from ..errors import UsageError
 
@@ -101,12 +102,17 @@ class SiteSearch:
             raise UsageError(f"no documents in language '{lang}' (this site has: {', '.join(sorted(self.shards))})")
         shards = [self.shards[lang]] if lang else [self.shards[k] for k in sorted(self.shards)]
         try:
-            pages, fuzzy = [], False
+            ranked, fuzzy = [], False
             for order, shard in enumerate(shards):
                 found = rank.search(shard.index, text, prefix=prefix)
                 fuzzy = fuzzy or found.fuzzy
-                pages += [(page.key[:-1], order, page.ref, shard, page) for page in found.pages]
-            pages.sort(key=lambda p: p[:3])
+                texts = {p.ref: _heading_and_text(shard, p.ref) for page in found.pages[:rank.REFINED_PAGES]
+                         for p in page.passages[:per_page]}
+                refined = rank.refine(found.pages, query.words(text, prefix=prefix), texts, text, prefix=prefix,
+                                      per_page=per_page)
+                ranked.append([(page.key[:-1], order, page.ref, shard, page) for page in refined])
+            # Each language keeps its order; languages interleave by the criteria.
+            pages = list(heapq.merge(*ranked, key=lambda p: p[:3]))
             results = []
             for position, (*_, shard, page) in enumerate(pages[:limit]):
                 shown = page.passages[:per_page]
@@ -152,3 +158,8 @@ class SiteSearch:
 
 def _rounded(criteria: dict) -> dict:
     return {name: round(value, 6) if isinstance(value, float) else value for name, value in criteria.items()}
+
+
+def _heading_and_text(shard: Shard, ref: int) -> tuple[list, str]:
+    _, (_, _, heading), text = shard.chunk(ref)
+    return heading, text
