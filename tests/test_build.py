@@ -52,7 +52,7 @@ def test_relative_markdown_links_point_at_pages(basic_built: Path):
 
 def test_manifest_names_every_shard_by_content_hash(basic_built: Path):
     manifest = json.loads((basic_built / "search/manifest.json").read_text())
-    assert manifest["format"] == 3
+    assert manifest["format"] == 4
     assert sorted(manifest["languages"]) == ["en", "ru", "zh"]
     for lang, entry in manifest["languages"].items():
         for key, kind in (("terms", "terms"), ("dictionary", "dict")):

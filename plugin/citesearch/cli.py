@@ -158,6 +158,7 @@ def _serve(args) -> int:
 
 def _search(args) -> int:
     from .engine.search import SiteSearch
+    from .engine.quote import quote_lines
 
     if args.limit < 1:
         print("citesearch: error: --limit must be at least 1", file=sys.stderr)
@@ -169,5 +170,5 @@ def _search(args) -> int:
     print(answer.message)
     for result in answer.results:
         print(f"\n{' › '.join(result.heading)}  [{result.url}]")
-        print(f"  {result.quote}" if result.quote else "  (no sentence quotes the query)")
+        print(quote_lines(result) if result.quote else "  (no sentence quotes the query)")
     return EXIT_OK

@@ -56,7 +56,7 @@ on both sides.
 
 import json
 
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4  # 4: chunk text keeps code lines and table cells (markdown_ext/text.py)
 
 SEARCH_DIR = "search"
 MANIFEST_NAME = "manifest.json"

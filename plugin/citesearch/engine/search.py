@@ -23,6 +23,8 @@ class Result:
     score: float
     quote: str | None
     marks: list[list[int]]
+    quote_kind: str = "text"  # "code": lines split by quote.CODE_LINE; "table": cells split by quote.CELL
+    quote_header: str | None = None  # a quoted table row's header row
 
 
 @dataclass(frozen=True)
@@ -129,4 +131,6 @@ class SiteSearch:
             score=round(hit.score, 6),
             quote=found.sentence if found else None,
             marks=[list(m) for m in found.marks] if found else [],
+            quote_kind=found.kind if found else "text",
+            quote_header=found.header if found else None,
         )
