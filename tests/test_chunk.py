@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from markdown.treeprocessors import Treeprocessor
 
 from citesearch.markdown_ext.chunk import EMPTY, Block, ChunkExtension, group_blocks
+from citesearch.markdown_ext.text import collapsed_length
 
 # --- a tiny model of a Markdown document, so every test knows the expected text -----------------
 
@@ -87,8 +88,9 @@ def render(doc, budget: int = 200):
 @given(DOC)
 def test_chunking_loses_no_text_and_keeps_order(doc):
     _, expected, chunks, _ = render(doc)
-    # Blocks end at line breaks inside a chunk; list items too.
-    assert " ".join(c.text.replace("\n", " ") for c in chunks if c.text) == " ".join(expected)
+    # Blocks end at line breaks inside a chunk; list items too; code keeps its
+    # line breaks (U+2028) and indentation: compared with whitespace collapsed.
+    assert " ".join(" ".join(c.text.split()) for c in chunks if c.text) == " ".join(expected)
 
 
 @settings(max_examples=60, deadline=None)
@@ -96,7 +98,7 @@ def test_chunking_loses_no_text_and_keeps_order(doc):
 def test_chunking_cuts_no_block(doc):
     _, expected, chunks, _ = render(doc)
     for text in expected:
-        assert sum(text in c.text.replace("\n", " ") for c in chunks) == 1, text
+        assert sum(text in " ".join(c.text.split()) for c in chunks) == 1, text
 
 
 @settings(max_examples=60, deadline=None)
@@ -104,8 +106,8 @@ def test_chunking_cuts_no_block(doc):
 def test_merged_chunks_fit_the_budget(doc, budget):
     _, expected, chunks, _ = render(doc, budget)
     for chunk in chunks:
-        if chunk.blocks > 1:
-            assert len(chunk.text) <= budget
+        if chunk.blocks > 1:  # counted with whitespace collapsed: code keeps its indentation
+            assert collapsed_length(chunk.text) <= budget
 
 
 @settings(max_examples=60, deadline=None)
@@ -212,13 +214,22 @@ def test_raw_html_and_fenced_code_are_wrapped_so_their_marks_survive():
     html = md.convert("## A\n\n<div class=\"x\">raw words here</div>\n\n```\ncode words\n```\n")
     assert '<div data-chunk="a--1" id="a--1"><div class="x">raw words here</div>' in html
     assert '<div data-chunk="a--2" id="a--2"><pre><code>code words' in html
-    assert [c.text for c in md.citesearch_chunks.chunks] == ["raw words here", "code words"]
+    assert [c.text for c in md.citesearch_chunks.chunks] == ["raw words here", "\u2028code words"]
+
+
+def test_code_keeps_its_lines_and_indentation_and_rows_their_cells():
+    # The text format of markdown_ext/text.py: quotes show code as code and a row with its header.
+    md = markdown.Markdown(extensions=["toc", "fenced_code", "tables", ChunkExtension()])
+    md.convert("Intro.\n\n```python\n\ndef f(x):\n    return  x < 1   \n\n```\n\n    indented\n      block\n\n"
+               "| a | b |\n|---|---|\n| 1 |  |\n|  |  |\n")
+    assert md.citesearch_chunks.chunks[0].text == (
+        "Intro.\n\u2028def f(x):\u2028    return  x < 1\n\u2028indented\u2028  block\n\ta\tb\n\t1\t")
 
 
 def test_blocks_and_list_items_end_at_line_breaks_in_the_chunk_text():
     md = markdown.Markdown(extensions=["toc", "tables", ChunkExtension()])
     md.convert("First   paragraph\nsoft wrapped.\n\n- one\n- two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n")
-    assert md.citesearch_chunks.chunks[0].text == "First paragraph soft wrapped.\none\ntwo\na b\n1 2"
+    assert md.citesearch_chunks.chunks[0].text == "First paragraph soft wrapped.\none\ntwo\n\ta\tb\n\t1\t2"
 
 
 # --- finished chunks for any host --------------------------------------------------------------------
@@ -277,4 +288,4 @@ def test_a_fenced_block_inside_raw_html_reaches_the_text_not_its_placeholder():
     # once read "\x02wzxhzdk:0\x03" where the command should be.
     source = '<div class="termy">\n\n```console\n$ pip install "fastapi[standard]"\n```\n\n</div>\n\nAfter it.\n'
     texts = [text for chunks in chunks_of(source).values() for _, text in chunks]
-    assert texts == ['$ pip install "fastapi[standard]"\nAfter it.']
+    assert texts == ['\u2028$ pip install "fastapi[standard]"\nAfter it.']

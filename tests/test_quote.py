@@ -31,10 +31,15 @@ def test_quote_vectors(case):
     assert found is not None
     assert found.sentence == case["sentence"]
     assert [found.sentence[a:b] for a, b in found.marks] == case["marks"]
+    assert found.kind == case.get("kind", "text")
+    assert found.header == case.get("header")
 
 
 sentence_text = st.lists(
-    st.sampled_from(["Path", " ", "parameters", ".", "!", "?", "。", "路径参数", "\n", "\u3000", "\"", "»", "e.g", "参数"]),
+    st.sampled_from([
+        "Path", " ", "parameters", ".", "!", "?", "。", "路径参数", "\n", "\u3000", "\"", "»", "e.g", "参数",
+        "\t", "\u2028", "…", "т. е.", "etc.", "3.11", "J.", "」",
+    ]),
     max_size=25,
 ).map("".join)
 
@@ -53,11 +58,15 @@ def test_sentences_are_ordered_disjoint_and_stripped(text):
 
 @settings(max_examples=300, deadline=None)
 @given(sentence_text, st.sampled_from(["path", "param", "路径参数", "参", "parameters ", "-"]))
-def test_quote_is_one_of_the_sentences_with_marks_inside_it(text, query):
+def test_quote_is_verbatim_inside_one_block_with_marks_inside_it(text, query):
     found = quote.quote(text, query)
     if found is None:
         return
-    assert found.sentence in [text[a:b] for a, b in quote.sentences(text)]
+    assert any(found.sentence in line for line in text.split("\n"))
+    if found.kind == "text":
+        assert found.sentence in [text[a:b] for a, b in quote.sentences(text)]
+    if found.header is not None:
+        assert "\n" + quote.CELL + found.header + "\n" in "\n" + text + "\n"
     assert found.marks
     previous_end = 0
     for start, end in found.marks:
@@ -73,7 +82,7 @@ def python_quote(text, query, prefix):
     found = quote.quote(text, query, prefix=prefix)
     return {
         "sentences": [text[a:b] for a, b in quote.sentences(text)],
-        "quote": found and [found.sentence, [found.sentence[a:b] for a, b in found.marks]],
+        "quote": found and [found.sentence, [found.sentence[a:b] for a, b in found.marks], found.kind, found.header],
     }
 
 

@@ -218,6 +218,7 @@ def _serve(args) -> int:
 
 def _search(args) -> int:
     from .engine.search import SiteSearch
+    from .engine.quote import quote_lines
 
     if args.limit < 1:
         print("citesearch: error: --limit must be at least 1", file=sys.stderr)
@@ -229,7 +230,7 @@ def _search(args) -> int:
     _say(answer.message, sys.stdout)
     for result in answer.results:  # page text: the site's author chose it, not the reader's terminal
         _say(f"\n{' › '.join(result.heading)}  [{result.url}]", sys.stdout)
-        _say(f"  {result.quote}" if result.quote else "  (no sentence quotes the query)", sys.stdout)
+        _say(quote_lines(result) if result.quote else "  (no sentence quotes the query)", sys.stdout)
         if args.explain:
             _say(f"  page {result.page + 1}: {_criteria(result.page_criteria)}", sys.stdout)
             more = f"; {result.more_on_page} more on this page" if result.more_on_page else ""

@@ -19,7 +19,7 @@ process.stdout.write(
       const found = quote(analyzer, text, query, { prefix });
       return {
         sentences: sentences(text).map(([a, b]) => text.slice(a, b)),
-        quote: found && [found.sentence, found.marks.map(([a, b]) => found.sentence.slice(a, b))],
+        quote: found && [found.sentence, found.marks.map(([a, b]) => found.sentence.slice(a, b)), found.kind, found.header],
       };
     }),
   ),

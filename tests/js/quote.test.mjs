@@ -21,5 +21,7 @@ for (const c of cases.quotes) {
     }
     assert.equal(found.sentence, c.sentence);
     assert.deepEqual(found.marks.map(([a, b]) => found.sentence.slice(a, b)), c.marks);
+    assert.equal(found.kind, c.kind ?? "text");
+    assert.equal(found.header, c.header ?? null);
   });
 }

@@ -1,39 +1,51 @@
-// Cited snippets: the sentence of a chunk that best matches a query.
-// Mirrors plugin/citesearch/quote.py: sentences end at . ! ? followed by
-// whitespace or the end, at 。！？, or at a line break (the end of a block); closing quotes/brackets stay with the
-// sentence; the quote is the sentence with the most distinct query terms
-// (first on ties), verbatim but for surrounding whitespace.
+// Cited snippets: the passage of a chunk that best matches a query.
+// Mirrors plugin/citesearch/engine/quote.py (its docstring gives the rules):
+// a sentence of prose, the matching lines of a code block (lines opened by
+// CODE_LINE), or a table row with its header (cells opened by CELL); the
+// candidate with the most distinct query terms, first on ties, verbatim.
 
 import { queryTerms } from "./query.js";
+import { sentences as split, strip } from "./sentences.js";
 
-// Spelled out rather than \s / trim(): JavaScript and Python disagree on a
-// few characters (U+001C–U+001F, U+FEFF, U+180E).
-const WS = "\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff";
-const CLOSERS = "\"'\\u201d\\u2019\\u00bb)\\uff09\\u300d\\u300f\\]";
-// Chunk text has a line break only where a block (paragraph, list item, row) ends.
-const END = new RegExp(`[.!?]+[${CLOSERS}]*(?=[${WS}]|$)|[\\u3002\\uff01\\uff1f]+[${CLOSERS}]*|\\n`, "g");
-const LEADING = new RegExp(`^[${WS}]+`);
-const TRAILING = new RegExp(`[${WS}]+$`);
+export const CODE_LINE = "\u2028";
+export const CELL = "\t";
+export const MAX_CODE_LINES = 5;
 
-function strip(text, start, end) {
-  const part = text.slice(start, end);
-  const lead = (part.match(LEADING) || [""])[0].length;
-  if (lead === part.length) return [start, start];
-  const trail = (part.match(TRAILING) || [""])[0].length;
-  return [start + lead, end - trail];
+// [{kind, start, end, header: [start, end] | null, isHeader}] in text order.
+export function units(text) {
+  const result = [];
+  let header = null;
+  for (let start = 0; start <= text.length; ) {
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = text.length;
+    if (text.startsWith(CELL, start) && start < end) {
+      if (header === null) {
+        header = [start + 1, end];
+        result.push({ kind: "table", start: start + 1, end, header: null, isHeader: true });
+      } else {
+        result.push({ kind: "table", start: start + 1, end, header, isHeader: false });
+      }
+    } else {
+      header = null;
+      if (text.startsWith(CODE_LINE, start) && start < end) {
+        for (let at = start; at < end; ) {
+          let stop = text.indexOf(CODE_LINE, at + 1);
+          if (stop < 0 || stop > end) stop = end;
+          result.push({ kind: "code", start: at + 1, end: stop, header: null, isHeader: false });
+          at = stop;
+        }
+      } else {
+        for (const [a, b] of split(text, start, end)) result.push({ kind: "text", start: a, end: b, header: null, isHeader: false });
+      }
+    }
+    start = end + 1;
+  }
+  return result;
 }
 
-// [[start, end], ...] verbatim sentence spans, surrounding whitespace excluded.
+// [[start, end], ...] verbatim sentence spans of prose text.
 export function sentences(text) {
-  const spans = [];
-  let start = 0;
-  for (const m of text.matchAll(END)) {
-    const end = m.index + m[0].length;
-    spans.push(strip(text, start, end));
-    start = end;
-  }
-  spans.push(strip(text, start, text.length));
-  return spans.filter(([a, b]) => a < b);
+  return split(text);
 }
 
 function matcher(wanted) {
@@ -55,28 +67,57 @@ function merge(spans) {
   return merged;
 }
 
-// {sentence, marks: [[start, end], ...]} (offsets into sentence) or null.
+// {sentence, marks: [[start, end], ...] (offsets into sentence), kind:
+// "text" | "code" | "table", header: string | null} or null.
 export function quote(analyzer, text, query, { prefix = true } = {}) {
   const wanted = queryTerms(analyzer, query, { prefix });
   if (!wanted.terms.length) return null;
-  const units = matcher(wanted);
-  let best = null;
-  let bestCount = 0;
-  for (const [start, end] of sentences(text)) {
-    const sentence = text.slice(start, end);
+  const matches = matcher(wanted);
+  const scored = units(text).map((unit) => {
     const found = new Set();
     const spans = [];
-    for (const word of analyzer.words(sentence)) {
-      const matched = word.terms.flatMap(units);
+    for (const word of analyzer.words(text.slice(unit.start, unit.end))) {
+      const matched = word.terms.flatMap(matches);
       if (matched.length) {
         matched.forEach((u) => found.add(u));
-        spans.push([word.start, word.end]);
+        spans.push([unit.start + word.start, unit.start + word.end]);
       }
     }
-    if (found.size > bestCount) {
-      best = { sentence, marks: merge(spans) };
-      bestCount = found.size;
+    return { unit, found, spans };
+  });
+
+  let best = null;
+  let bestKey = [0, false];
+  scored.forEach(({ unit, found, spans }, i) => {
+    if (!found.size) return;
+    let { start, end } = unit;
+    if (unit.kind === "code") {
+      // The matching lines of this block from this one on, up to MAX_CODE_LINES.
+      found = new Set(found);
+      spans = [...spans];
+      let last = unit.end;
+      for (const other of scored.slice(i + 1, i + MAX_CODE_LINES)) {
+        if (other.unit.kind !== "code" || other.unit.start !== last + 1) break; // another block
+        last = other.unit.end;
+        if (other.found.size) {
+          other.found.forEach((u) => found.add(u));
+          spans.push(...other.spans);
+          end = other.unit.end;
+        }
+      }
+    } else if (unit.kind === "text") {
+      [start, end] = strip(text, start, end);
     }
-  }
+    const key = [found.size, !unit.isHeader];
+    if (key[0] > bestKey[0] || (key[0] === bestKey[0] && key[1] && !bestKey[1])) {
+      best = {
+        sentence: text.slice(start, end),
+        marks: merge(spans.filter(([a, b]) => start <= a && b <= end).map(([a, b]) => [a - start, b - start])),
+        kind: unit.kind,
+        header: unit.header ? text.slice(unit.header[0], unit.header[1]) : null,
+      };
+      bestKey = key;
+    }
+  });
   return best;
 }

@@ -148,6 +148,8 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
       url: new URL(doc.url, siteUrl).href,
       quote: quoted ? quoted.sentence : null,
       marks: quoted ? quoted.marks : [],
+      quoteKind: quoted ? quoted.kind : "text",
+      quoteHeader: quoted ? quoted.header : null,
       criteria,
     };
   }

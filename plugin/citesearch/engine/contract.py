@@ -62,7 +62,8 @@ the passages inside each page, identically on both sides.
 
 import json
 
-# 4: term rows end with page-level postings (ranking v2).
+# 4: term rows end with page-level postings (ranking v2); chunk text keeps code
+# lines and table cells (markdown_ext/text.py).
 FORMAT_VERSION = 4
 
 SEARCH_DIR = "search"

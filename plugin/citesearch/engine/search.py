@@ -29,6 +29,8 @@ class Result:
     more_on_page: int = 0  # set on a page's last result: its matching passages not listed
     criteria: dict = None  # the values of rank.PASSAGE_CRITERIA that placed the passage in its page
     page_criteria: dict = None  # the values of rank.PAGE_CRITERIA that placed its page
+    quote_kind: str = "text"  # "code": lines split by quote.CODE_LINE; "table": cells split by quote.CELL
+    quote_header: str | None = None  # a quoted table row's header row
 
 
 @dataclass(frozen=True)
@@ -153,6 +155,8 @@ class SiteSearch:
             more_on_page=more,
             criteria=_rounded(passage.explain()),
             page_criteria=_rounded(page.explain()),
+            quote_kind=found.kind if found else "text",
+            quote_header=found.header if found else None,
         )
 
 

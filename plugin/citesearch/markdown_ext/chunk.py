@@ -22,9 +22,11 @@ from markdown.treeprocessors import Treeprocessor
 
 from ..engine.contract import HEADING_SEPARATOR
 from ..model import Chunk, Heading
-from .text import element_text, heading_text, stash_index
+from .text import collapsed_length, element_text, heading_text, stash_index
 
-CHUNKER_VERSION = "3"  # 2: blocks and list items end at line breaks; 3: headings without permalinks or control characters
+# 2: blocks and list items end at line breaks; 3: headings without permalinks or
+# control characters; 4: code lines and table cells kept
+CHUNKER_VERSION = "4"
 DEFAULT_BUDGET = 600
 TOP_SECTION = "top"  # section of the blocks before the first heading
 CHUNK_ATTR = "data-chunk"
@@ -107,7 +109,9 @@ def group_blocks(blocks: Sequence[Block], budget: int) -> list[list[int]]:
     groups: list[list[int]] = []
     size = 0
     for i, block in enumerate(blocks):
-        length = len(block.text)
+        # Whitespace collapsed: code keeps its indentation in the text, and
+        # counting it would move chunk boundaries (and anchors) of every page with code.
+        length = collapsed_length(block.text)
         same_section = bool(groups) and blocks[groups[-1][0]].section == block.section
         if same_section and (length == 0 or size + 1 + length <= budget):
             groups[-1].append(i)

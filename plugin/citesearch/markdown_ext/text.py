@@ -17,23 +17,66 @@ _ESCAPE_RE = re.compile("\x02(\\d+)\x03")
 # A third: "&" of an entity some extensions write (toc's "&para;" permalink, emoji, mailto), "&" at serialisation.
 _AMP_ENTITY_RE = re.compile("\x02amp\x03(#[0-9]+;|#[xX][0-9a-fA-F]+;|[A-Za-z][A-Za-z0-9]*;)?")
 
-# Block boundaries become line breaks in the text, so a quote never runs from
-# one block into the next; cells and <br> only separate words.
+# The stored text of a chunk (engine/contract.py, FORMAT_VERSION 4): one line
+# per block, so a quote never runs from one block into the next, whitespace
+# collapsed to one space, except two kinds of lines, told apart by their
+# first character (whitespace to the analyzer, so terms are unchanged):
+#   CODE_LINE + line + CODE_LINE + line ...   a code block, lines and
+#       indentation kept (trailing spaces and blank first/last lines dropped);
+#   CELL + cell + CELL + cell ...             a table row; a table's first row
+#       is its header.
+# engine/quote.py reads them back to quote code as code and a row with its header.
+CODE_LINE = "\u2028"
+CELL = "\t"
 BLOCK_TAGS = frozenset(
     "address article aside blockquote dd details div dl dt figcaption figure footer "
     "form h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre section summary table tbody "
     "tfoot thead tr ul".split()
 )
-SPACE_TAGS = frozenset(("br", "td", "th"))
+SPACE_TAGS = frozenset(("br",))
+CELL_TAGS = frozenset(("td", "th"))
 _BREAK = "\u2029"  # marks a block boundary until normalise() turns it into "\n"
+_CODE = "\x1e"  # opens a code block's raw text until normalise()
+_CELL = "\x1f"  # opens a table cell until normalise()
+_MARKERS = str.maketrans({_BREAK: " ", _CODE: " ", _CELL: " ", CODE_LINE: " "})
 _SKIP_TAGS = frozenset(("script", "style", "template"))
 
 
+def _code_block(raw: str) -> str:
+    lines = [line.translate(_MARKERS).rstrip() for line in raw.replace("\r\n", "\n").split("\n")]
+    while lines and not lines[-1]:
+        lines.pop()
+    while lines and not lines[0]:
+        lines.pop(0)
+    return "".join(CODE_LINE + line for line in lines)
+
+
+def _row(part: str) -> str:
+    cells = [" ".join(cell.split()) for cell in part.split(_CELL)]
+    if not cells[0]:
+        cells.pop(0)
+    return "".join(CELL + cell for cell in cells) if any(cells) else ""
+
+
+def _block(part: str) -> str:
+    if part.startswith(_CODE):
+        return _code_block(part[1:])
+    if _CELL in part:
+        return _row(part)
+    return " ".join(part.split())
+
+
 def normalise(text: str) -> str:
-    """Collapse whitespace to one space, and block boundaries to one line break."""
+    """Collapse whitespace to one space, and block boundaries to one line break
+    (code blocks and table rows as the format above says)."""
     if _BREAK not in text:
-        return " ".join(text.split())
-    return "\n".join(filter(None, [" ".join(part.split()) for part in text.split(_BREAK)]))
+        return " ".join(text.translate(_MARKERS).split())
+    return "\n".join(filter(None, map(_block, text.split(_BREAK))))
+
+
+def collapsed_length(text: str) -> int:
+    """Length of ``text`` with all whitespace collapsed (the length chunk budgets count)."""
+    return len(" ".join(text.split()))
 
 
 def element_text(element: etree.Element, stash: list) -> str:
@@ -55,6 +98,18 @@ def separator(tag: str) -> str:
     return _SEPARATORS.get(tag, "")
 
 
+_OPENERS = {**_SEPARATORS, **{tag: _CELL for tag in CELL_TAGS}}
+_CLOSERS = {**_SEPARATORS, **{tag: "" for tag in CELL_TAGS}}
+
+
+def _raw_text(element: etree.Element, stash: list) -> str:
+    """Every character inside ``element`` (a <pre>), placeholders resolved, no separators."""
+    parts = []
+    for piece in element.itertext():
+        parts.append(resolve(piece, stash) if "\x02" in piece else piece)
+    return html.unescape("".join(parts)) if element.find(".//code") is not None else "".join(parts)
+
+
 def _collect(element: etree.Element, stash: list, parts: list[str]) -> None:
     # Runs on every element of every page: placeholders are looked for before calling resolve().
     tag = element.tag
@@ -63,8 +118,13 @@ def _collect(element: etree.Element, stash: list, parts: list[str]) -> None:
         if tail:
             parts.append(resolve(tail, stash) if "\x02" in tail else tail)
         return
-    separator = _SEPARATORS.get(tag, "") if isinstance(tag, str) else ""
-    parts.append(separator)
+    if tag == "pre":
+        parts.append(_BREAK + _CODE + _raw_text(element, stash) + _BREAK)
+        if tail:
+            parts.append(resolve(tail, stash) if "\x02" in tail else tail)
+        return
+    tagged = isinstance(tag, str)
+    parts.append(_OPENERS.get(tag, "") if tagged else "")
     text = element.text
     if text:
         if "\x02" in text:
@@ -73,7 +133,7 @@ def _collect(element: etree.Element, stash: list, parts: list[str]) -> None:
         parts.append(html.unescape(text) if tag == "code" else text)
     for child in element:
         _collect(child, stash, parts)
-    parts.append(separator)
+    parts.append(_CLOSERS.get(tag, "") if tagged else "")
     if tail:
         parts.append(resolve(tail, stash) if "\x02" in tail else tail)
 
@@ -158,18 +218,28 @@ class _TextExtractor(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.parts: list[str] = []
         self._skip = 0
+        self._pre = 0  # inside <pre>: text kept raw, tags add nothing
 
     def handle_starttag(self, tag, attrs):
         if tag in _SKIP_TAGS:
             self._skip += 1
-        else:
-            self.parts.append(_BREAK if tag in BLOCK_TAGS else " " if tag in SPACE_TAGS else "")
+        elif tag == "pre":
+            self._pre += 1
+            if self._pre == 1:
+                self.parts.append(_BREAK + _CODE)
+        elif not self._pre:
+            self.parts.append(_OPENERS.get(tag, ""))
 
     def handle_endtag(self, tag):
         if tag in _SKIP_TAGS:
             self._skip = max(0, self._skip - 1)
-        else:
-            self.parts.append(_BREAK if tag in BLOCK_TAGS else " " if tag in SPACE_TAGS else "")
+        elif tag == "pre":
+            if self._pre:
+                self._pre -= 1
+                if not self._pre:
+                    self.parts.append(_BREAK)
+        elif not self._pre:
+            self.parts.append(_CLOSERS.get(tag, ""))
 
     def handle_data(self, data):
         if not self._skip:
@@ -186,7 +256,7 @@ def html_text(html: str) -> str:
         return html
     code = _CODE_BLOCK.fullmatch(html)
     if code:  # most stashed fragments: what the parser below gives, without running it
-        return _BREAK + unescape(code.group(1)) + _BREAK
+        return _BREAK + _CODE + unescape(code.group(1)) + _BREAK
     return parsed_html_text(html)
 
 
