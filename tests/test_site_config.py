@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from citesearch.errors import ConfigError
+from citesearch.errors import ConfigError, ContentError
 from citesearch.pipeline import build as build_module
 
 
@@ -168,3 +168,16 @@ def test_an_index_html_beside_index_md_is_left_out_with_a_warning(tmp_path: Path
         "index.html:1: left out of the site: the page of index.md is written to index.html; rename one of the two to keep both",
     ]
     assert "From Markdown" in (site / "index.html").read_text(encoding="utf-8")
+
+
+def test_extensions_given_as_a_mapping_like_typers_mkdocs_yml_and_a_failing_one_names_the_document(tmp_path: Path):
+    content = write(tmp_path / "content", {
+        "citesearch.yml": "markdown_extensions:\n  pymdownx.snippets:\n    check_paths: true\n  pymdownx.blocks.admonition:\n",
+        "index.md": "# Home\n\n/// note\nA block.\n///\n",
+        "broken.md": "# Broken\n\n--8<-- \"missing.md\"\n",
+    })
+    with pytest.raises(ContentError) as caught:
+        build_module.build(content, tmp_path / "site")
+    (problem,) = caught.value.problems
+    assert str(problem).startswith("broken.md:1: a Markdown extension from citesearch.yml failed here: SnippetMissingError")
+    assert not (tmp_path / "site").exists()

@@ -31,8 +31,10 @@ OWN_OPTIONS = {"toc": {"permalink": False, "anchorlink": False}}  # a '¶' would
 
 def parse_extensions(raw: object, path: Path, line: int | None, item_lines: list[int]
                      ) -> tuple[tuple[tuple[str, Mapping[str, object]], ...], list[str]]:
-    """The extensions and their options; a problem per bad entry, as ``citesearch.yml:LINE: message``."""
+    """The extensions and their options, from a list or a mapping; a problem per bad entry, as ``citesearch.yml:LINE: message``."""
     where = f"{path}:{line}" if line else str(path)
+    if isinstance(raw, dict):  # mkdocs.yml's other spelling: {name: options, ...}
+        raw = [{name: options} for name, options in raw.items()]
     if not isinstance(raw, list):
         return (), [f"{where}: 'markdown_extensions' must be a list of extension names (or {{name: options}}), got {brief(raw)}"]
     found: list[tuple[str, Mapping[str, object]]] = []

@@ -93,6 +93,12 @@ class Parser:
             html = self.md.convert(doc.body)
         except RecursionError:
             raise DocumentTooComplex(Problem(doc.rel_path, doc.body_line, "document is nested too deeply to render")) from None
+        except Exception as exc:
+            if not self.config.markdown_extensions:
+                raise
+            # A configured extension failed (a missing include, say): name the document, not a traceback.
+            message = f"a Markdown extension from citesearch.yml failed here: {type(exc).__name__}: {exc}"
+            raise DocumentTooComplex(Problem(doc.rel_path, doc.body_line, message)) from None
         result: ChunkResult = self.md.citesearch_chunks
         title = doc.title or result.heading_title or fallback_title(doc)
         return ParsedDocument(
