@@ -6,7 +6,7 @@ import difflib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import yaml
 
@@ -42,11 +42,16 @@ class Config:
     max_document_kib: int = 2048
     #: Ordered navigation; also the manifest of files that must exist.
     nav: tuple[NavEntry, ...] | None = None
+    #: Language of the documents under a folder, as (folder, language), deepest folder first;
+    #: a document's own ``lang`` wins, then its deepest folder listed here, then ``lang``.
+    languages: tuple[tuple[str, str], ...] = ()
+    #: Python-Markdown extensions added to citesearch's own, as in mkdocs.yml: (name, options).
+    markdown_extensions: tuple[tuple[str, Mapping[str, object]], ...] = ()
     #: Where the config came from (None: defaults).
     source: Path | None = field(default=None, compare=False)
 
 
-_KEYS = ("title", "lang", "base_url", "chunk_budget", "max_document_kib", "nav")
+_KEYS = ("title", "lang", "base_url", "chunk_budget", "max_document_kib", "nav", "languages", "markdown_extensions")
 
 
 def load_config(content_dir: Path) -> Config:
@@ -66,20 +71,30 @@ def load_config(content_dir: Path) -> Config:
         line = getattr(getattr(exc, "problem_mark", None), "line", -1) + 1
         what = "" if isinstance(exc, RejectedYAML) else "invalid YAML: "
         raise ConfigError(f"{path}:{max(line, 1)}: {what}{getattr(exc, 'problem', None) or exc}") from None
-    return parse_config(raw, path, _nav_lines(text))
+    lines = {"markdown_extensions": _item_lines(text, "markdown_extensions")}
+    return parse_config(raw, path, _item_lines(text, "nav"), key_lines=_key_lines(text), item_lines=lines)
 
 
-def _nav_lines(text: str) -> list[int]:
-    """The line of each ``nav`` entry, in order; ``load_strict`` has refused anything unsafe already."""
-    node = yaml.compose(text)
-    if isinstance(node, yaml.MappingNode):
-        for key, value in node.value:
-            if key.value == "nav" and isinstance(value, yaml.SequenceNode):
-                return [item.start_mark.line + 1 for item in value.value]
+def _item_lines(text: str, option: str) -> list[int]:
+    """The line of each item of a list or mapping option, in order; ``load_strict`` has refused anything unsafe already."""
+    value = _key_lines(text, nodes=True).get(option)
+    if isinstance(value, yaml.SequenceNode):
+        return [item.start_mark.line + 1 for item in value.value]
+    if isinstance(value, yaml.MappingNode):
+        return [key.start_mark.line + 1 for key, _ in value.value]
     return []
 
 
-def parse_config(raw: object, path: Path, nav_lines: Sequence[int] = ()) -> Config:
+def _key_lines(text: str, *, nodes: bool = False) -> dict:
+    """Each top-level option's line (or, with ``nodes``, its value's YAML node)."""
+    node = yaml.compose(text)
+    if not isinstance(node, yaml.MappingNode):
+        return {}
+    return {key.value: value if nodes else key.start_mark.line + 1 for key, value in node.value}
+
+
+def parse_config(raw: object, path: Path, nav_lines: Sequence[int] = (), *, key_lines: Mapping[str, int] | None = None,
+                 item_lines: Mapping[str, list[int]] | None = None) -> Config:
     if raw is None:
         return Config(source=path)
     if not isinstance(raw, dict):
@@ -112,8 +127,20 @@ def parse_config(raw: object, path: Path, nav_lines: Sequence[int] = ()) -> Conf
         nav, nav_problems = _parse_nav(raw["nav"], nav_lines)
         problems.extend(nav_problems)
         values["nav"] = nav
+    if "languages" in raw:
+        languages, language_problems = _parse_languages(raw["languages"])
+        problems.extend(language_problems)
+        values["languages"] = languages
+    if "markdown_extensions" in raw:
+        from .markdown_ext.configured import parse_extensions  # imports Python-Markdown: only when asked for
+
+        line = (key_lines or {}).get("markdown_extensions")
+        extensions, extension_problems = parse_extensions(raw["markdown_extensions"], path, line,
+                                                          (item_lines or {}).get("markdown_extensions", []))
+        problems.extend(extension_problems)
+        values["markdown_extensions"] = extensions
     if problems:
-        raise ConfigError("\n".join(f"{path}: {p}" for p in problems))
+        raise ConfigError("\n".join(p if p.startswith(f"{path}:") else f"{path}: {p}" for p in problems))
     if values.get("base_url"):
         values["base_url"] = str(values["base_url"]).rstrip("/") + "/"
     return Config(source=path, **values)  # type: ignore[arg-type]
@@ -133,3 +160,29 @@ def _parse_nav(raw: object, lines: Sequence[int]) -> tuple[tuple[NavEntry, ...],
             continue
         entries.append(NavEntry(path=item.removeprefix("./"), title=title, line=lines[i] if i < len(lines) else 1))
     return tuple(entries), problems
+
+
+
+def _parse_languages(raw: object) -> tuple[tuple[tuple[str, str], ...], list[str]]:
+    """``{ru: ru, docs.ru: ru, zh/guide: zh}``: folder (relative to the content) -> language code."""
+    if not isinstance(raw, dict):
+        return (), [f"'languages' must map folders to language codes, like {{ru: ru, zh: zh}}, got {brief(raw)}"]
+    found, problems = [], []
+    for folder, lang in raw.items():
+        name = str(folder).strip().strip("/").removeprefix("./")
+        if not name or name.startswith("/") or ".." in name.split("/") or "\\" in name:
+            problems.append(f"'languages': {brief(folder)} must be a folder inside the content folder, like 'ru' or 'docs/zh'")
+        elif not isinstance(lang, str) or not LANG_RE.match(lang.lower()):
+            problems.append(f"'languages': the language of {brief(folder)} must be a code like 'en', 'ru' or 'zh', got {brief(lang)}")
+        else:
+            found.append((name, lang.lower()))
+    found.sort(key=lambda pair: (-pair[0].count("/"), pair[0]))  # the deepest folder first
+    return tuple(found), problems
+
+
+def folder_language(rel: str, config: Config) -> str | None:
+    """The language ``languages`` gives the document at ``rel``: its deepest listed folder's."""
+    for folder, lang in config.languages:
+        if rel.startswith(folder + "/"):
+            return lang
+    return None

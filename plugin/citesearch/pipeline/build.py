@@ -17,6 +17,7 @@ from ..config import Config, load_config
 from ..errors import ContentError, Problem, UsageError
 from .index import index_documents
 from .load import load_documents
+from .raw_syntax import unhandled_syntax
 from ..model import EDITOR, PUBLIC, Document, ParsedDocument
 from ..progress import Progress
 from . import parse as parsing
@@ -83,6 +84,7 @@ def assemble(
     nav_errors, nav_warnings = check_nav(config, [d for d in loaded.documents], failed)
     errors += nav_errors
     warnings += nav_warnings
+    warnings += unhandled_syntax(included, config)
 
     parser = Parser(config, {d.rel_path: d.url for d in included})
     try:
@@ -147,7 +149,7 @@ def assemble(
     generator = {"name": "citesearch", "version": __version__}
     search = (index or index_documents)(pages, config.lang, generator)
     release_freed_memory()
-    clash_errors, content_files = _clashes([*site_paths, *search], pages, redirects, loaded.assets)
+    clash_errors, content_files = _clashes([*site_paths, *search], pages, redirects, loaded.assets, warnings)
     errors += clash_errors
     if errors or rendered is None:  # (without clashes among the pages, the search files add no other)
         if rendered is not None:
@@ -165,12 +167,23 @@ def _two_cores() -> bool:
 
 
 def _clashes(generated: list[str], pages: Sequence[ParsedDocument], redirects: dict[str, ParsedDocument],
-             content: Iterable[tuple[str, Path]]) -> tuple[list[Problem], list[tuple[str, Path]]]:
-    """The clashes among the site's paths, and the content's own files that can join them."""
+             content: Iterable[tuple[str, Path]], warnings: list[Problem] | None = None,
+             ) -> tuple[list[Problem], list[tuple[str, Path]]]:
+    """The clashes among the site's paths, and the content's own files that can join them.
+
+    A file where a Markdown document's page goes (``index.html`` beside
+    ``index.md``) is left out with a warning, as MkDocs does; a clash with
+    citesearch's own files is an error.  Warnings go into ``warnings`` when given.
+    """
     origins = site_origins(generated, pages, redirects)  # before the content's own files join
     errors, content_files = [], []
     for rel, source in content:
-        if rel in origins:
+        origin = origins.get(rel)
+        if origin is not None and origin.subject.startswith("its page"):
+            if warnings is not None:
+                warnings.append(Problem(rel, 1, f"left out of the site: {origin.what} is written to {rel}; "
+                                                f"rename one of the two to keep both"))
+        elif origin is not None:
             errors.append(Problem(rel, 1, f"file collides with the generated {rel}"))
         else:
             content_files.append((rel, source))

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 
-from ..config import Config
+from ..config import Config, folder_language
 from ..errors import Problem
 from ..model import PUBLIC, Document
 from .output_folder import is_citesearch_output
@@ -166,7 +166,7 @@ def _load_one(path: Path, rel: str, config: Config, errors: list, warnings: list
         rel_path=rel,
         body=body,
         body_line=body_line,
-        lang=fields.get("lang", config.lang),
+        lang=fields.get("lang") or language_of(rel, config),
         visibility=fields.get("visibility", PUBLIC),
         title=fields.get("title"),
         description=fields.get("description", ""),
@@ -174,6 +174,19 @@ def _load_one(path: Path, rel: str, config: Config, errors: list, warnings: list
         lines=fields["lines"],
         meta={k: v for k, v in front.items() if k not in KNOWN_KEYS},
     )
+
+
+# Languages a ``page.ru.md`` suffix names on its own (mkdocs-static-i18n's suffix layout): the analyzer's.
+SUFFIX_LANGUAGES = ("en", "ru", "zh")
+
+
+def language_of(rel: str, config: Config) -> str:
+    """A document's language without ``lang:``: its name's suffix, its folder's, or the site's."""
+    stem = rel.rsplit("/", 1)[-1][: -len(".md")]
+    suffix = stem.rsplit(".", 1)[-1].lower() if "." in stem else ""
+    if suffix in SUFFIX_LANGUAGES or suffix in {lang for _, lang in config.languages}:
+        return suffix
+    return folder_language(rel, config) or config.lang
 
 
 def id_from_path(rel: str) -> str | None:

@@ -27,16 +27,22 @@ from .lunr_index import field_counts, interned
 from .source_files import without_markdown_suffix
 
 from ..markdown_ext import chunk as chunk_extension
+from ..markdown_ext import configured
 
 # What a parse result depends on besides its Document; the build cache keys on
 # it, so editing anything else (the theme, the analyzer) re-parses nothing.
 CACHE_MODULES = (__name__, "citesearch.markdown_ext.blocks", "citesearch.markdown_ext.chunk", "citesearch.markdown_ext.inline",
+                 "citesearch.markdown_ext.configured",
                  "citesearch.markdown_ext.links", "citesearch.markdown_ext.text", "citesearch.model", "citesearch.engine.contract")
 
 
 def cache_inputs(config: Config) -> dict:
-    return {"markdown": markdown.__version__, "chunker": chunk_extension.CHUNKER_VERSION,
-            "chunk_budget": config.chunk_budget}
+    inputs = {"markdown": markdown.__version__, "chunker": chunk_extension.CHUNKER_VERSION,
+              "chunk_budget": config.chunk_budget}
+    if config.markdown_extensions:  # absent otherwise: existing caches stay valid
+        inputs["extensions"] = [[name, dict(options)] for name, options in config.markdown_extensions]
+        inputs["extension_versions"] = configured.versions(config.markdown_extensions)
+    return inputs
 
 
 # Called as progress(stage, done, total) while documents are parsed.
@@ -61,6 +67,8 @@ class Parser:
     def __init__(self, config: Config, urls: dict[str, str]):
         self.config = config
         self.links = LinkExtension(urls)
+        added, configs = configured.extension_list(
+            config.markdown_extensions, {"toc": {"slugify": slugify_unicode, "toc_depth": "2-3"}})
         self.md = markdown.Markdown(
             extensions=[
                 "toc",
@@ -68,12 +76,13 @@ class Parser:
                 "tables",
                 "admonition",
                 "attr_list",
+                *added,  # from citesearch.yml, as mkdocs.yml names them
                 InlineExtension(),  # the same inline patterns, skipping those that cannot match
                 BlockExtension(),  # the same block processors, skipping those that cannot apply
                 self.links,
                 ChunkExtension(budget=config.chunk_budget),
             ],
-            extension_configs={"toc": {"slugify": slugify_unicode, "toc_depth": "2-3"}},
+            extension_configs=configs,
             output_format="html",
         )
 
@@ -85,6 +94,12 @@ class Parser:
             html = self.md.convert(doc.body)
         except RecursionError:
             raise DocumentTooComplex(Problem(doc.rel_path, doc.body_line, "document is nested too deeply to render")) from None
+        except Exception as exc:
+            if not self.config.markdown_extensions:
+                raise
+            # A configured extension failed (a missing include, say): name the document, not a traceback.
+            message = f"a Markdown extension from citesearch.yml failed here: {type(exc).__name__}: {exc}"
+            raise DocumentTooComplex(Problem(doc.rel_path, doc.body_line, message)) from None
         result: ChunkResult = self.md.citesearch_chunks
         title = doc.title or result.heading_title or fallback_title(doc)
         return ParsedDocument(
