@@ -56,6 +56,7 @@ def small_site(root: Path) -> Path:
         "old.html": '<html><head><meta http-equiv="refresh" content="0; url=guide/"></head><body>Moved</body></html>',
         "404.html": page("<h1>Not found</h1><p>Nothing here.</p>"),
         "style.css": "body { color: black }\n",
+        "overrides/main.html": "{% extends 'base.html' %}\n{% block content %}<p>Theme template</p>{% endblock %}\n",
     })
 
 
@@ -135,8 +136,9 @@ def test_index_writes_search_files_widget_and_ids_and_keeps_every_other_file(tmp
     before = snapshot(site)
     result = index_site(site)
     after = snapshot(site)
-    assert result.pages == 2 and result.skipped == {"not-found page": 1, "redirect": 1}
+    assert result.pages == 2 and result.skipped == {"not a full page": 1, "not-found page": 1, "redirect": 1}
     assert after["style.css"] == before["style.css"]
+    assert after["overrides/main.html"] == before["overrides/main.html"]  # a theme template Zensical copies
     assert after["old.html"] == before["old.html"] and after["404.html"] == before["404.html"]
     assert "search/manifest.json" in after and "assets/citesearch/citesearch.js" in after
     guide = after["guide/index.html"].decode()
@@ -222,7 +224,7 @@ def test_no_byte_of_an_editor_page_a_noindex_page_or_an_excluded_page_reaches_th
 def test_hostile_pages_are_named_with_their_line_and_left_as_they_are(tmp_path, monkeypatch):
     site = small_site(tmp_path / "public")
     deep = "<html><body><main>\n<p>fine</p>\n" + "<div>" * 300 + "deep" + "</div>" * 300 + "</main></body></html>"
-    write_site(site, {"deep.html": deep, "broken.html": "<main><h2>Broken</h3><p>unclosed <b>bold <i>words</main></p></div>"})
+    write_site(site, {"deep.html": deep, "broken.html": "<html><main><h2>Broken</h3><p>unclosed <b>bold <i>words</main></p></div>"})
     (site / "latin1.html").write_bytes(b"<html><body>\n\n<main>caf\xe9</main></body></html>")
     (site / "big.html").write_text(page("<p>" + "word " * 3000 + "</p>"), encoding="utf-8")
     secret = tmp_path / "secret.html"

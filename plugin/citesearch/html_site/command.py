@@ -9,6 +9,7 @@ output folder; symlinks are carried as links, never followed.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import re
 import sqlite3
@@ -18,12 +19,14 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from ..cache import search_cache
 from ..cache.keys import stage_key
 from ..cache.locations import check_location, for_output
 from ..engine import contract
 from ..errors import ContentError, Problem, UsageError
 from ..pipeline.index import SearchPage, build_search_files
 from ..pipeline.output_folder import MARKER_NAME, check_output_folder
+from ..pipeline.parse import PARALLEL_MIN_DOCUMENTS, die_with_parent, fork_is_safe
 from ..pipeline.source_files import read_regular, shown_name
 from ..pipeline.write import StagedSite, _swap_in
 from ..version import __version__
@@ -89,22 +92,30 @@ def index_site(
             warnings.append(Problem(shown_name(cache_dir), 1, f"index cache disabled: {exc}; indexed without it"))
     pages: list[SearchPage] = []
     skipped: Counter[str] = Counter()
-    read = rewritten = 0
+    rewritten = 0
     staged = _InPlace(out) if in_place else StagedSite(out)
     with staged:
-        for rel, path, kind in walk_site(site, warnings):
+        entries = walk_site(site, warnings)
+        # First every page's bytes and cached reading; the pages the cache does not know are read together.
+        known: dict[str, tuple[bytes, str, ReadPage | None]] = {}
+        for rel, path, kind in entries:
+            if kind == "file" and rel.lower().endswith(PAGE_SUFFIXES):
+                data = read_regular(path)
+                key = page_key(stage, rel, data)
+                known[rel] = (data, key, cache.get(key) if cache is not None else None)
+        todo = [(rel, data) for rel, (data, _, cached) in known.items() if cached is None]
+        fresh = dict(zip((rel for rel, _ in todo), read_pages(todo, options, widget)))
+        read = len(fresh)
+        for rel, path, kind in entries:
             if kind == "link":
                 staged.link(rel, path) if isinstance(staged, _InPlace) else _symlink(staged, rel, path)
                 continue
-            if not rel.lower().endswith(PAGE_SUFFIXES):
+            if rel not in known:
                 _carry(staged, rel, path, in_place)
                 continue
-            data = read_regular(path)
-            key = page_key(stage, rel, data)
-            result = cache.get(key) if cache is not None else None
+            data, key, result = known.pop(rel)
             if result is None:
-                read += 1
-                result = _read(data, rel, options, widget)
+                result = fresh.pop(rel)
                 if cache is not None:
                     cache.put(key, result)
                     if result.output is not None:
@@ -123,7 +134,7 @@ def index_site(
                 _carry(staged, rel, path, in_place)
         if strict and warnings:
             raise ContentError([Problem(w.path, w.line, f"{w.message} (warning, --strict)") for w in warnings])
-        search = build_search_files(pages, options.default_lang, GENERATOR)
+        search = _search_files(pages, options.default_lang, cache_dir if cache is not None else None, warnings)
         staged.update(search)
         for name in widget.assets.files:
             staged[f"{ASSETS_DIR}/{name}"] = widget.assets.read(name)
@@ -138,6 +149,46 @@ def index_site(
         index_bytes=sum(len(data) for data in search.values()), read=read, rewritten=rewritten,
         skipped=dict(sorted(skipped.items())), warnings=tuple(sorted(warnings)), seconds=time.perf_counter() - started,
     )
+
+
+def _search_files(pages: list[SearchPage], default_lang: str, cache_dir: Path | None, warnings: list[Problem]) -> dict[str, bytes]:
+    """The search files, from the last run when no page's passages changed (the build cache's memo)."""
+    if cache_dir is None:
+        return build_search_files(pages, default_lang, GENERATOR)
+    key = search_cache.search_key(pages, default_lang, GENERATOR)
+    try:
+        stored = search_cache.load(cache_dir, key)
+    except (OSError, ValueError):
+        stored = None
+    if stored is not None:
+        return stored
+    files = build_search_files(pages, default_lang, GENERATOR)
+    try:
+        search_cache.save(cache_dir, key, files)
+    except OSError as exc:
+        warnings.append(Problem(shown_name(cache_dir), 1, f"index cache not saved: {exc.strerror or exc}"))
+    return files
+
+
+_JOB: tuple[IndexOptions, WidgetTags] | None = None  # what forked workers read pages with
+
+
+def read_pages(todo: list[tuple[str, bytes]], options: IndexOptions, widget: WidgetTags) -> list[ReadPage]:
+    """Each page read, in order; on two processes when there are enough pages to pay for them."""
+    if len(todo) < PARALLEL_MIN_DOCUMENTS or (os.cpu_count() or 1) < 2 or not fork_is_safe():
+        return [_read(data, rel, options, widget) for rel, data in todo]
+    global _JOB
+    _JOB = (options, widget)
+    try:
+        with multiprocessing.get_context("fork").Pool(2, initializer=die_with_parent, initargs=(os.getpid(),)) as pool:
+            return pool.starmap(_read_in_worker, todo, chunksize=4)
+    finally:
+        _JOB = None
+
+
+def _read_in_worker(rel: str, data: bytes) -> ReadPage:
+    assert _JOB is not None
+    return _read(data, rel, *_JOB)
 
 
 def _read(data: bytes, rel: str, options: IndexOptions, widget: WidgetTags) -> ReadPage:

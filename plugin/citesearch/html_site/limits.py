@@ -27,12 +27,43 @@ _TOKEN = re.compile(
 )
 
 
+# The same reading, mostly by the regex engine instead of a Python loop per tag:
+# tags that do not nest and raw text removed, then each end tag as ")" and start tag as "(".
+_OPTIONAL_OR_VOID = "|".join(sorted(_VOID | _OPTIONAL_END))
+_FLAT = re.compile(  # one leading "<": the regex engine jumps from "<" to "<"
+    r"<(?:!--.*?(?:-->|\Z)|(script|style|textarea|title|xmp)\b[^<>]*>.*?(?:</\1\s*>|\Z)"
+    rf"|/?(?:{_OPTIONAL_OR_VOID})\b[^<>]*>|[a-z][^<>]*/>)",
+    re.DOTALL,  # on lowercased text: IGNORECASE doubles the time
+)
+_END = re.compile(r"</[a-z][^<>]*>")
+_START = re.compile(r"<[a-z][^<>]*>")
+_NOT_PAREN = re.compile(r"[^()]+")
+
+
 def page_problem(text: str, size: int) -> tuple[int, str] | None:
     """(line, message) when the page must not be parsed, else None."""
     if size > MAX_PAGE_BYTES:
         return 1, f"page is {size / 1048576:,.1f} MiB; at most {MAX_PAGE_BYTES // 1048576} MiB are indexed; left as it is"
-    if text.count("<") <= MAX_DEPTH:
-        return None  # fewer tags than the limit: no need to look
+    if text.count("<") <= MAX_DEPTH or _max_depth(text) <= MAX_DEPTH:
+        return None
+    return _too_deep_at(text)
+
+
+def _max_depth(text: str) -> int:
+    parens = text.lower().replace("(", "").replace(")", "")
+    parens = _START.sub("(", _END.sub(")", _FLAT.sub("", parens)))
+    depth = deepest = 0
+    for mark in _NOT_PAREN.sub("", parens):
+        if mark == "(":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif depth:
+            depth -= 1
+    return deepest
+
+
+def _too_deep_at(text: str) -> tuple[int, str] | None:
+    """The line where the nesting passes the limit (a tag at a time: only for pages that do)."""
     depth = 0
     for match in _TOKEN.finditer(text):
         name = match.group(3)

@@ -34,6 +34,7 @@ ROBOTS_META = 'meta[name="robots" i]'
 NOT_CONTENT = {"404.html": "not-found page", "search.html": "search page", "search/index.html": "search page",
                "genindex.html": "generated index"}
 # Pages left byte for byte as the generator wrote them: drafts get no box either.
+_FULL_PAGE = re.compile(r"<(?:!doctype\s+html|html[\s>])", re.IGNORECASE)
 UNTOUCHED = ("redirect", "editor-only page", "noindex page", "excluded", "not-found page")
 
 
@@ -60,6 +61,8 @@ def read_page(text: str, rel: str, options: IndexOptions, widget: WidgetTags, si
     problem = page_problem(text, len(text) if size is None else size)
     if problem:
         return ReadPage(None, None, "unreadable", problem)
+    if not _FULL_PAGE.search(text, 0, 4096):
+        return ReadPage(None, None, "not a full page")  # a template or fragment the generator copied: left as it is
     doc = LexborHTMLParser(text)
     skipped = _not_content(doc, rel)
     roots = content_roots(doc, options.root_selector) if not skipped else []
