@@ -216,10 +216,27 @@ def nest(root: Path, depth: int, files: dict[str, str]) -> Path:
     return folder
 
 
-@pytest.mark.parametrize("command", ["check", "build"])
-def test_a_folder_1000_levels_deep_is_an_error_naming_it_not_a_recursion_error(tmp_path, command):
+def unnest(folder: Path) -> None:
+    """Remove what ``nest`` made, deepest first: shutil.rmtree (pytest's clean-up of old temporary
+    folders, in every later session on the machine) recurses, and 1,000 levels end in a RecursionError."""
+    while folder.name == "d":
+        for path in folder.iterdir():
+            path.unlink()
+        folder.rmdir()
+        folder = folder.parent
+
+
+@pytest.fixture
+def thousand_deep(tmp_path):
     write(tmp_path / "docs", {"index.md": PAGE})
-    nest(tmp_path / "docs", 1000, {"page.md": PAGE})
+    deepest = nest(tmp_path / "docs", 1000, {"page.md": PAGE})
+    yield tmp_path
+    unnest(deepest)
+
+
+@pytest.mark.parametrize("command", ["check", "build"])
+def test_a_folder_1000_levels_deep_is_an_error_naming_it_not_a_recursion_error(thousand_deep, command):
+    tmp_path = thousand_deep
     done = citesearch(command, "docs", *(["--out", "site"] if command == "build" else []), cwd=tmp_path)
     assert (done.returncode, lines(done.stderr)) == (
         1, ["d/" * 100 + "d:1: folder nested more than 100 levels deep; move its files higher up",
