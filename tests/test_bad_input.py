@@ -208,6 +208,19 @@ CASES = [
         {"search": "not a folder"},
         ["search:1: search collides with the folder search/ that citesearch writes its own files into; rename it"],
     ),
+    # --- trustb (issue 21: 8, 12, 20): whole-document raw HTML, names too long to write, control characters ---
+    (
+        "an unclosed tag in every paragraph",
+        {"a.md": "# A\n\nIntro.\n\n" + "</a\n\n" * 2000},
+        ["a.md:5: too many '<' starting a tag, comment or processing instruction that is never closed with '>' "
+         "in this document to render; write '&lt;' instead"],
+    ),
+    (
+        "a file name with an escape character",
+        {"a\x1b[2Jb.md": "---\nvisibility: publci\n---\nBody.\n"},
+        ["a\\x1b[2Jb.md:2: 'visibility' must be 'public' or 'editor', got 'publci'; did you mean 'public'?"],
+    ),
+    # --- end of trustb's rows ---
 ]
 
 
