@@ -253,6 +253,19 @@ CASES = [
         ["a.md:5: front matter ended by '...' on line 3, so 'status' would be published as page text; remove the '...' line"],
     ),
     # --- end of issue 21 (trusta) rows
+    # --- trustb (issue 21: 8, 12, 20): whole-document raw HTML, names too long to write, control characters ---
+    (
+        "an unclosed tag in every paragraph",
+        {"a.md": "# A\n\nIntro.\n\n" + "</a\n\n" * 2000},
+        ["a.md:5: too many '<' starting a tag, comment or processing instruction that is never closed with '>' "
+         "in this document to render; write '&lt;' instead"],
+    ),
+    (
+        "a file name with an escape character",
+        {"a\x1b[2Jb.md": "---\nvisibility: publci\n---\nBody.\n"},
+        ["a\\x1b[2Jb.md:2: 'visibility' must be 'public' or 'editor', got 'publci'; did you mean 'public'?"],
+    ),
+    # --- end of trustb's rows ---
 ]
 
 

@@ -37,6 +37,9 @@ _SPLIT_LINE = re.compile(r"^ {0,3}(?:#{1,6}(?:[ \t]|$)|=+[ \t]*$|-+[ \t]*$|(?:[-
 # What can start an inline match: an escape, an entity, a code span, emphasis, a tag, a link or image.
 _INLINE_MARK = re.compile(r"\\[^\w\s]|&#?\w+;|[`*_<\[]")
 _TAG_START = re.compile(r"<[A-Za-z]")
+# What the raw HTML preprocessor takes for the start of a tag, end tag, comment,
+# declaration, CDATA section or processing instruction.
+_MARKUP_START = re.compile(r"<[A-Za-z/?!]")
 _LINK_TEXT = re.compile(r"\[")
 _LINK_TARGET = re.compile(r"\]\(")
 
@@ -56,7 +59,11 @@ def _source_problems(body: str, body_line: int, rel: str, max_document_kib: int)
     if size > limit:
         return (Problem(rel, 1, f"document is {_kib(size)} KiB; at most {max_document_kib:,} KiB can be built "
                                 "(max_document_kib in citesearch.yml)"),)
-    too_complex = nesting_problem(body, body_line, rel) or quadratic_problem(body, body_line, rel)
+    too_complex = (
+        nesting_problem(body, body_line, rel)
+        or quadratic_problem(body, body_line, rel)
+        or raw_html_problem(body, body_line, rel)
+    )
     if too_complex:
         return (too_complex,)
     return tuple(duplicate_heading_ids(body, body_line, rel))
@@ -112,7 +119,7 @@ def _run_problem(run: str) -> str | None:
         return "too many '](' without a matching ')' in one paragraph to render; escape literal ones as '\\('"
     # Raw HTML: for every '<tag' the standard html.parser scans attributes up to
     # the next '>', to the end of the text when there is none (5,000 '<a ': 10 s).
-    if run.count("<") * len(run) > MAX_SCAN and _scan_to_next(run, _TAG_START, ">") > MAX_SCAN:
+    if run.count("<") * len(run) > MAX_SCAN and _scan_to_next(run, _TAG_START, ">")[0] > MAX_SCAN:
         return "too many '<' starting a tag that is never closed with '>' in one paragraph to render; write '&lt;' instead"
     # Every inline match is replaced by a placeholder by rebuilding the whole
     # paragraph string (treeprocessors' __applyPattern), so n matches copy the
@@ -144,17 +151,45 @@ def _scan_to_match(run: str, open_: str, close: str, counted: re.Pattern[str]) -
     return total + sum(len(run) - opened for opened in stack if opened in starts)
 
 
-def _scan_to_next(run: str, start: re.Pattern[str], end: str) -> int:
-    """Characters walked from each ``start`` match to the next ``end`` (or the end)."""
+def _scan_to_next(run: str, start: re.Pattern[str], end: str) -> tuple[int, int]:
+    """Characters walked from each ``start`` match to the next ``end`` (or the end of ``run``),
+    and where the first match left open (another starts before its ``end``) is."""
     total = 0
     next_end = -1
+    first_open = previous = -1
     for match in start.finditer(run):
         if next_end < match.start():
             next_end = run.find(end, match.start())
             if next_end < 0:
                 next_end = len(run)
+        elif first_open < 0:
+            first_open = previous  # the previous start's end is past this one: it never closed
         total += next_end - match.start()
-    return total
+        previous = match.start()
+    if first_open < 0:
+        first_open = max(previous, 0)
+    return total, first_open
+
+
+def raw_html_problem(body: str, body_line: int, rel: str) -> Problem | None:
+    """Markup starts never closed with '>', counted over the whole document.
+
+    Python-Markdown's raw HTML preprocessor reads the whole document with
+    html.parser before any paragraph exists: every ``<a ``, ``</a``, ``<?x``
+    or ``<![CDATA[`` without a '>' is scanned to the next '>' of the document,
+    across blank lines, so one per paragraph is still quadratic (64 KiB of
+    ``<a `` paragraphs: 35 s).  The paragraph guard above cannot see it.
+    """
+    if body.count("<") * len(body) <= MAX_SCAN:
+        return None  # fast path: nearly every document
+    walked, first_open = _scan_to_next(body, _MARKUP_START, ">")
+    if walked <= MAX_SCAN:
+        return None
+    return Problem(
+        rel, body_line + body.count("\n", 0, first_open),
+        "too many '<' starting a tag, comment or processing instruction that is never closed with '>' "
+        "in this document to render; write '&lt;' instead",
+    )
 
 
 def _kib(size: int) -> str:
