@@ -37,6 +37,7 @@ from .engine import contract
 from .markdown_ext.chunk import DEFAULT_BUDGET
 from .markdown_ext.text import title_text
 from .mkdocs.front_matter import front_matter
+from .mkdocs.i18n import LanguageBuild, i18n_build, is_fallback
 from .mkdocs.page_chunker import PageChunker
 from .mkdocs.search_meta import search_meta
 from .mkdocs.stale_pages import previous_page_urls, remove_pages
@@ -69,9 +70,14 @@ class CitesearchConfig(MkDocsPluginConfig):
 
 class CitesearchPlugin(BasePlugin[CitesearchConfig]):
     def __init__(self) -> None:
-        self.pages: dict[str, SearchPage] = {}  # src_uri -> chunks, kept across serve rebuilds
+        # (language build, src_uri) -> chunks, kept across serve rebuilds; the language build is
+        # mkdocs-static-i18n's language, "" without it (see citesearch.mkdocs.i18n)
+        self.pages: dict[tuple[str, str], SearchPage] = {}
+        self.run_pages: dict[str, list[SearchPage]] = {}  # language build -> its pages, in this run
+        self.build: LanguageBuild | None = None
         self.extension = PageChunker(DEFAULT_BUDGET)
-        self.lang = "en"
+        self.lang = "en"  # of this build's pages (i18n builds one language at a time)
+        self.default_lang = "en"
         self.hidden: set[str] = set()
         self.files = Files([])
         self.widget: Widget | None = None
@@ -88,7 +94,7 @@ class CitesearchPlugin(BasePlugin[CitesearchConfig]):
             if not value or ".." in value.split("/"):
                 raise PluginError(f"citesearch: '{key}' must be a folder inside the site, got '{options[key]}'")
             options[key] = value
-        self.lang = language_code(options.lang or theme_language(config))
+        self.lang = self.default_lang = language_code(options.lang or theme_language(config))
         if not LANG_RE.match(self.lang):
             raise PluginError(f"citesearch: 'lang' must be a language code like 'en' or 'zh', got '{self.lang}'")
         if "search" in config.plugins and options.search_dir == contract.SEARCH_DIR:
@@ -99,6 +105,17 @@ class CitesearchPlugin(BasePlugin[CitesearchConfig]):
         config.markdown_extensions.append(self.extension)
         self.widget = Widget.load(options.assets_dir, options.search_dir, theme_adapter(config.theme.name))
         return config
+
+    def on_pre_build(self, *, config) -> None:
+        self.build = i18n_build(config)
+        if self.build is None or self.build.default:
+            self.run_pages = {}
+        lang = language_code(self.build.language) if self.build else self.default_lang
+        self.lang = lang if LANG_RE.match(lang) else self.default_lang
+
+    @property
+    def _build_key(self) -> str:
+        return self.build.language if self.build else ""
 
     def on_files(self, files: Files, config) -> Files:
         """Drop editor-only pages (and ``draft: true`` ones) before MkDocs reads them: they are never published.
@@ -135,7 +152,7 @@ class CitesearchPlugin(BasePlugin[CitesearchConfig]):
     @event_priority(100)  # first: another plugin's on_page_content may convert Markdown with our extension too
     def on_page_content(self, html: str, *, page: Page, config, files: Files) -> str:
         # MkDocs rendered this page just now, with our extension instance.
-        self.pages[page.file.src_uri] = self._search_page(page)
+        self.pages[(self._build_key, page.file.src_uri)] = self._search_page(page)
         return html
 
     def _search_page(self, page: Page) -> SearchPage:
@@ -146,7 +163,8 @@ class CitesearchPlugin(BasePlugin[CitesearchConfig]):
         title = title_text(page.title or "") or doc_id  # nav titles may hold markup and entities
         chunks = self.extension.result.finish(doc_id, lang, title)
         search = search_meta(page.meta, page.file.src_uri)
-        return SearchPage(doc_id, page.url, title, lang, () if search.exclude else chunks, search.boost)
+        indexed = not search.exclude and not is_fallback(page.file, self.build)
+        return SearchPage(doc_id, page.url, title, lang, chunks if indexed else (), search.boost)
 
     def on_post_page(self, output: str, *, page: Page, config) -> str:
         assert self.widget is not None  # set by on_config
@@ -164,15 +182,18 @@ class CitesearchPlugin(BasePlugin[CitesearchConfig]):
 
     def on_post_build(self, *, config) -> None:
         site = Path(config.site_dir)
+        key = self._build_key
         documents = sorted(f.src_uri for f in self.files.documentation_pages())
-        missing = [uri for uri in documents if uri not in self.pages]
+        missing = [uri for uri in documents if (key, uri) not in self.pages]
         if missing:  # `build --dirty` in a fresh process: pages MkDocs did not render this time
             self._render(missing, config)
-        pages = [self.pages[uri] for uri in documents]
-        gone = previous_page_urls(site / self.config.search_dir) - {f.page.url for f in self.files.documentation_pages() if f.page}
-        for url in remove_pages(site, gone):  # only `--dirty` keeps them: a deleted page, a page now a draft
-            log.info(f"citesearch: removed {url or 'index.html'}, a page of the previous build that is gone or a draft now")
-        search = build_search_files(pages, self.lang, GENERATOR)
+        self.run_pages[key] = [self.pages[(key, uri)] for uri in documents]
+        pages = [page for built in self.run_pages.values() for page in built]  # every language built so far
+        if self.build is None or set(self.run_pages) >= set(self.build.languages):  # i18n: once all are built
+            gone = previous_page_urls(site / self.config.search_dir) - {page.url for page in pages}
+            for url in remove_pages(site, gone):  # only `--dirty` keeps them: a deleted page, a page now a draft
+                log.info(f"citesearch: removed {url or 'index.html'}, a page of the previous build that is gone or a draft now")
+        search = build_search_files(pages, self.default_lang, GENERATOR)
         written = {path.split("/", 1)[1]: data for path, data in search.items()}
         write_folder(site / self.config.search_dir, written)
         assets = widget_assets(theme_dir())
@@ -193,7 +214,7 @@ class CitesearchPlugin(BasePlugin[CitesearchConfig]):
                 file.page.read_source(config)
                 self.extension.arm()
                 file.page.render(config, self.files)
-                self.pages[file.src_uri] = self._search_page(file.page)
+                self.pages[(self._build_key, file.src_uri)] = self._search_page(file.page)
 
 
 @dataclass(frozen=True)
