@@ -5,7 +5,7 @@ and its styles are the same on every theme; the row names
 
 - the header slot: the box goes after ``after`` and before the first ``before``
   that follows it (where the theme's own search sits);
-- the name written on the box as ``data-citesearch-theme``, which selects the
+- the name written on the box as ``data-theme-adapter``, which selects the
   layout rules in ``search.css`` and the page hooks in ``widget-theme.js``
   (colours follow the theme's own CSS variables, keyed by the theme's own
   colour-scheme attribute, also in ``search.css``);

@@ -1,5 +1,5 @@
 // Theme hooks: what a theme's own page machinery needs from the search box.
-// The box names its theme in data-citesearch-theme (the MkDocs plugin's
+// The box names its theme in data-theme-adapter (the MkDocs plugin's
 // mkdocs_theme.py puts it in the theme's header slot); colours and layout are
 // search.css's business, this module is behaviour only. `widget` is what
 // mountWidget returns: { close(), focus() }.
@@ -11,7 +11,7 @@ const HOOKS = {
   material(box, widget) {
     let pages = 0;
     window.document$?.subscribe(() => {
-      if (pages++ > 0) widget.close();
+      if (pages++ > 0) leave(box, widget);
     });
   },
 
@@ -29,12 +29,22 @@ const HOOKS = {
   },
 };
 
+// On a phone the results fill the screen while the box has the focus
+// (search.css): leaving means closing the panel and giving the focus back.
+function leave(box, widget) {
+  widget.close();
+  if (box.contains(document.activeElement)) document.activeElement.blur();
+}
+
 export function attachTheme(box, widget) {
-  // Every theme: on a phone the results fill the screen while the box has the
-  // focus (search.css); the close button gives the page back.
-  box.querySelector(".citesearch-close")?.addEventListener("click", () => {
-    widget.close();
-    if (box.contains(document.activeElement)) document.activeElement.blur();
+  // Every theme: the sheet's back button; a followed result, which may only
+  // move to a passage of this very page, shows the page.
+  box.querySelector(".citesearch-close")?.addEventListener("click", () => leave(box, widget));
+  box.addEventListener("click", (event) => {
+    if (event.target.closest?.(".citesearch-hit")) leave(box, widget);
   });
-  HOOKS[box.dataset.citesearchTheme]?.(box, widget);
+  addEventListener("hashchange", () => {
+    if (box.isConnected) leave(box, widget);
+  });
+  HOOKS[box.dataset.themeAdapter]?.(box, widget);
 }
