@@ -42,7 +42,7 @@ from pathlib import Path
 import yaml
 
 from corpora import BENCH_DIR, CORPORA, REPO_DIR, WORK_DIR, available, copy_markdown, markdown_files
-from queries import Query, doc_key, judged_queries
+from queries import TIMING_QUERIES, Query, doc_key, judged_queries
 from relevance import passage_matches
 
 SETS = (("words", 2), ("words3", 3))
@@ -118,18 +118,37 @@ def scores(queries: list[Query], results: list[list[list]] | None, top_docs: dic
 
 
 def peer_top_docs(corpus, queries: list[Query], base: Path) -> dict[str, dict]:
-    """Pagefind's and MkDocs' first five pages per query, from their UI in Chromium."""
+    """Pagefind's and MkDocs' first five pages per query, from their UI in
+    Chromium (``browser.py``'s harness, the sites ``systems.py`` builds)."""
+    from playwright.sync_api import sync_playwright
+
     import peers
-    from browser import relevance_top_docs  # noqa: F401  (bench/browser.py)
-    from systems import mkdocs_system, pagefind_system
+    from browser import NO_RESULT_MS, _clear, _search, cold_load, launch, top_docs
+    from server import SiteServer
+    from systems import finish_site, prepare
 
     bin_dir = peers.ensure()
-    found = {}
-    for make in (pagefind_system, mkdocs_system):
-        system = make(corpus, base, bin_dir)
-        for step in system.steps:
-            subprocess.run(step, cwd=system.cwd, env=system.env, check=True, capture_output=True)
-        found[system.name] = relevance_top_docs(system, [q.text for q in queries])
+    systems = [s for s in prepare(corpus, markdown_files(corpus.source), base / "peers", bin_dir)
+               if s.name in ("pagefind", "mkdocs")]
+    for system in systems:
+        if not (system.site / system.page).is_file():
+            for step in system.steps:
+                subprocess.run(step, cwd=system.cwd, env=system.env, check=True, capture_output=True)
+            finish_site(system, corpus)
+    found: dict[str, dict] = {}
+    with sync_playwright() as pw:
+        chromium = launch(pw)
+        for system in systems:
+            tops = found[system.name] = {}
+            with SiteServer(system.site) as server:
+                error, page = cold_load(chromium, server, system, TIMING_QUERIES[corpus.name][0])
+                if page is None:
+                    raise RuntimeError(f"{system.name}: {error}")
+                for query in queries:
+                    _clear(page, system)
+                    tops[query.text] = top_docs(_search(page, system, query.text, NO_RESULT_MS)["links"])
+                page.context.close()
+        chromium.close()
     return found
 
 
@@ -154,6 +173,8 @@ def main() -> None:
     p.add_argument("--corpora", nargs="*", default=[c.name for c in CORPORA])
     p.add_argument("--v1-plugin", type=Path, help="plugin/ folder of the older engine (e.g. a worktree at e260677)")
     p.add_argument("--peers", action="store_true", help="also Pagefind and MkDocs, in Chromium")
+    p.add_argument("--only-peers", action="store_true", help="Pagefind and MkDocs only")
+    p.add_argument("--smoke", type=int, help="only the first N queries of each corpus")
     p.add_argument("--work", type=Path, default=WORK_DIR / "quality")
     p.add_argument("--out", type=Path, default=BENCH_DIR / "RESULTS-quality.md")
     p.add_argument("--answer", help=argparse.SUPPRESS)
@@ -166,14 +187,14 @@ def main() -> None:
     rows = []
     for corpus in available([c for c in CORPORA if c.name in args.corpora]):
         base = args.work / corpus.name
-        queries = judged(corpus)
+        queries = judged(corpus)[: args.smoke]
         (base).mkdir(parents=True, exist_ok=True)
         (base / "judged.json").write_text(json.dumps([asdict(q) for q in queries], ensure_ascii=False, indent=1))
-        for name, plugin, folder in versions:
+        for name, plugin, folder in [] if args.only_peers else versions:
             build(corpus, plugin, base / folder, base / "src")
             rows.append((corpus.name, name, scores(queries, answers(plugin, base / folder, queries))))
             print(table(rows[-1:]), file=sys.stderr)
-        if args.peers:
+        if args.peers or args.only_peers:
             for name, top in peer_top_docs(corpus, queries, base).items():
                 rows.append((corpus.name, name, scores(queries, None, top)))
     text = table(rows)

@@ -1,0 +1,148 @@
+"""Ranking v2 (engine/rank.py, static/rank.js): pages by named criteria, then passages; both halves equal."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from citesearch.cli import main
+from citesearch.engine import rank
+from citesearch.engine.query import Word, words
+from conftest import REPO
+from node_support import run_node
+
+VECTORS = json.loads((REPO / "tests/vectors/ranking.json").read_text(encoding="utf-8"))
+
+
+def row(term: str, body: dict[int, float], pages: dict[int, float], title=(), heading=()) -> list:
+    """A term row as the term files hold it: fields' [ref, weight, ...], then [page, weight, ...]."""
+    flat = lambda d: [x for ref in sorted(d) for x in (ref, d[ref])]  # noqa: E731
+    return [term, 0, flat(dict.fromkeys(title, 1.0)), flat(dict.fromkeys(heading, 1.0)), flat(body), flat(pages)]
+
+
+def order(pages: list[rank.Ranked]) -> list[int]:
+    return [page.ref for page in pages]
+
+
+def test_a_page_with_every_word_beats_one_with_some_words_many_times():
+    # Page 0 (refs 0-4) says "filter" and "array" in five passages; page 5 holds all three words once.
+    query = words("filter arrays symbol")
+    rows = [
+        row("filter", {**{r: 3.0 for r in range(5)}, 5: 1.0}, {0: 4.0, 5: 1.0}),
+        row("array", {**{r: 3.0 for r in range(5)}, 5: 1.0}, {0: 4.0, 5: 1.0}),
+        row("symbol", {5: 1.0}, {5: 1.0}),
+    ]
+    assert order(rank.rank(query, rows, {r: 9.0 for r in range(5)})) == [5, 0]
+
+
+def test_a_typo_finds_the_page_but_ranks_below_the_word_itself():
+    query = words("parameter", prefix=False)
+    rows = [row("paramet", {0: 0.5}, {0: 0.5}), row("paramt", {3: 5.0}, {3: 5.0})]  # 3: one edit away
+    ranked = rank.rank(query, rows, {0: 0.5})
+    assert order(ranked) == [0, 3]
+    assert [page.explain()["typos"] for page in ranked] == [0, 1]
+    assert not rank.typo_only(ranked)
+    typo_only = rank.rank(query, rows[1:], {})
+    assert order(typo_only) == [3] and rank.typo_only(typo_only)
+
+
+def test_words_in_one_passage_beat_the_same_words_spread_over_a_page():
+    query = words("borrow checker", prefix=False)
+    rows = [row("borrow", {0: 2.0, 4: 1.0}, {0: 3.0, 4: 1.0}), row("checker", {1: 2.0, 4: 1.0}, {0: 3.0, 4: 1.0})]
+    ranked = rank.rank(query, rows, {})
+    assert order(ranked) == [4, 0]
+    assert [page.explain()["proximity"] for page in ranked] == [2, 1]
+
+
+def test_heading_words_break_a_tie_and_page_evidence_the_next():
+    query = words("install", prefix=False)
+    rows = [row("instal", {0: 1.0, 2: 1.0, 6: 1.0}, {0: 1.0, 2: 2.0, 6: 1.0}, heading=(6,))]
+    assert order(rank.rank(query, rows, {})) == [6, 2, 0]
+
+
+def random_case(rng: random.Random) -> dict:
+    """Term rows of a few pages, with typo and prefix neighbours, and lunr scores."""
+    vocabulary = ["alpha", "alpho", "beta", "betas", "gamma", "gam", "delta"]
+    chunks = rng.randint(1, 12)
+    starts = sorted({0, *rng.sample(range(chunks), rng.randint(0, min(4, chunks)))})
+    page_of = lambda ref: max(s for s in starts if s <= ref)  # noqa: E731
+    rows = []
+    for term in sorted(rng.sample(vocabulary, rng.randint(1, len(vocabulary)))):
+        fields = [{rng.randrange(chunks): rng.choice([0.5, 1.25, 2.0]) for _ in range(rng.randint(0, 4))}
+                  for _ in range(3)]
+        refs = set().union(*fields)
+        if refs:
+            pages = {page_of(ref): rng.choice([0.3, 1.1, 2.7]) for ref in sorted(refs)}
+            rows.append(row(term, fields[2], pages, title=tuple(fields[0]), heading=tuple(fields[1])))
+    query = rng.choice(["alpha beta", "gamma", "alpha beta gam", "delta alph", "betas delta gamma"])
+    scores = {rng.randrange(chunks): rng.choice([0.1, 3.5, 7.0]) for _ in range(rng.randint(0, 5))}
+    return {"query": query, "rows": rows, "scores": scores}
+
+
+def _ranked(case: dict) -> list[rank.Ranked]:
+    return rank.rank(words(case["query"]), case["rows"], case["scores"])
+
+
+@given(st.randoms(use_true_random=False).map(random_case))
+@settings(max_examples=200)
+def test_pages_are_sorted_by_their_criteria_and_each_passage_is_listed_once(case):
+    pages = _ranked(case)
+    assert [p.key for p in pages] == sorted(p.key for p in pages)
+    passages = [p.ref for page in pages for p in page.passages]
+    assert len(passages) == len(set(passages))
+    for page in pages:
+        assert all(p.ref >= page.ref for p in page.passages)
+        assert [p.key for p in page.passages] == sorted(p.key for p in page.passages)
+        assert page.explain()["proximity"] == max(p.explain()["words"] for p in page.passages)
+
+
+def _word(word: Word) -> dict:
+    return {"terms": list(word.terms), "prefixes": list(word.prefixes), "fuzzy": word.fuzzy}
+
+
+def test_python_and_node_rank_random_cases_alike():
+    rng = random.Random(18)
+    cases = [random_case(rng) for _ in range(300)]
+    payload = [{"words": [_word(w) for w in words(c["query"])], "rows": c["rows"],
+                "scores": [[ref, score] for ref, score in c["scores"].items()]} for c in cases]
+    from_node = run_node("rank-batch.mjs", {"cases": payload})
+    for case, js in zip(cases, from_node, strict=True):
+        py = [[p.ref, [list(c) for c in p.criteria], [[q.ref, [list(c) for c in q.criteria]] for q in p.passages]]
+              for p in _ranked(case)]
+        assert py == js, case
+
+
+def search_json(capsys, site, lang: str, query: str) -> dict:
+    assert main(["search", "--site", str(site), "--json", "--lang", lang, "--", query]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_ranking_vectors_on_our_own_docs_in_both_halves(capsys, content_built):
+    for case in VECTORS["content"]:
+        answer = search_json(capsys, content_built, case["lang"], case["query"])
+        (js,) = run_node("site-search.mjs", {"lang": case["lang"], "queries": [case["query"]], "limit": 10},
+                         str(content_built))
+        assert [r["ref"] for r in answer["results"]] == js["refs"], case
+        if case["first"]:
+            assert answer["results"][0]["doc_id"] == case["first"], case["why"]
+
+
+def test_results_come_grouped_by_page_with_the_rest_counted(capsys, content_built):
+    answer = search_json(capsys, content_built, "en", "search")
+    pages = [r["page"] for r in answer["results"]]
+    assert pages == sorted(pages) and len(set(pages)) == min(answer["pages"], 10)
+    for page in set(pages):
+        shown = [r for r in answer["results"] if r["page"] == page]
+        assert len(shown) <= 3 and len({r["doc_id"] for r in shown}) == 1
+        assert all(r["more_on_page"] == 0 for r in shown[:-1])
+    assert any(r["more_on_page"] for r in answer["results"]), "a common word leaves passages unlisted"
+
+
+def test_explain_prints_the_criteria_that_placed_each_result(capsys, content_built):
+    assert main(["search", "--site", str(content_built), "--lang", "en", "--explain", "fuzzy matching"]) == 0
+    out = capsys.readouterr().out
+    assert "page 1: words 2, typos 0, sentence 2, proximity 2" in out
+    assert "passage: words 2, typos 0, sentence 2, heading" in out
