@@ -332,11 +332,11 @@ def test_every_widget_module_is_fetched_with_the_build_version_so_a_redeploy_nev
 
 
 def box_modules():  # type: ignore[no-untyped-def]
-    """The entry module and its static imports: what the box needs to work."""
+    """The entry module and its static imports: what the box needs to work (and the theme's nav.js, loaded beside)."""
     from citesearch.assets import widget_assets
-    from citesearch.pipeline.render import theme_dir
+    from citesearch.pipeline.render import PAGE_MODULES, theme_dir
 
-    return widget_assets(theme_dir()).preloads
+    return (*widget_assets(theme_dir()).preloads, *PAGE_MODULES)
 
 
 def test_the_head_preloads_the_box_modules_and_the_search_modules_load_on_first_focus(page, site_url, built_site):

@@ -30,6 +30,9 @@ def theme_dir() -> Path:
     return Path(__file__).resolve().parents[3] / "theme"
 
 
+PAGE_MODULES = ("nav.js",)
+
+
 def root_prefix(url: str) -> str:
     """Relative path from a page back to the site root: ``a/b.html`` -> ``../``."""
     return "../" * url.count("/")
@@ -52,6 +55,8 @@ class Renderer:
         # ES modules import each other by plain relative URLs; the page's import map
         # stamps every one with the version, so a redeploy never mixes old and new modules.
         self.modules = list(self.assets.modules)
+        # The box's modules, and the theme's own page script (the nav's menu button), all fetched at once.
+        self.preloads = sorted({*self.assets.preloads, *(m for m in PAGE_MODULES if m in self.assets.files)})
         # Where links to the root's listing go: the generated front page, or
         # (when a document is the front page) the root's own listing.
         self.home_url: str | None = "index.html"
@@ -84,7 +89,7 @@ class Renderer:
             "page_lang": lang,
             "asset_version": self.asset_version,
             "modules": self.modules,
-            "preloads": self.assets.preloads,
+            "preloads": self.preloads,
             "editor_build": self.editor,
             "extra_head": self.extra_head,
             "canonical": self.config.base_url + url if self.config.base_url else "",
