@@ -171,6 +171,29 @@ def test_a_fresh_build_of_the_generator_reuses_the_cache_and_gives_the_same_site
     again = index_site(site)
     assert again.read == 0
     assert snapshot(site) == first
+    (site / "index.html").write_text(page("<h1>Home</h1><p>Welcome to the new orchard manual.</p>"), encoding="utf-8")
+    edited = index_site(site)
+    assert edited.read == 1 and edited.rewritten == 1  # only the changed page is parsed
+    assert snapshot(site)["guide/index.html"] == first["guide/index.html"]
+
+
+def test_an_unreadable_folder_stops_the_run_before_anything_is_replaced(tmp_path, monkeypatch):
+    site = small_site(tmp_path / "public")
+    before = snapshot(site)
+    real_walk = os.walk
+
+    def walk(top, onerror=None, followlinks=False):  # as os.walk reports a folder it cannot list (root lists all)
+        for folder, dirs, files in real_walk(top, followlinks=followlinks):
+            if folder.endswith("guide"):
+                onerror(PermissionError(13, "Permission denied", folder))
+                continue
+            yield folder, dirs, files
+
+    monkeypatch.setattr(command.os, "walk", walk)
+    with pytest.raises(UsageError, match="cannot read .*guide: Permission denied; nothing was replaced"):
+        index_site(site)
+    monkeypatch.undo()
+    assert snapshot(site) == before
 
 
 def test_a_failed_run_leaves_the_site_as_it_was(tmp_path, monkeypatch):

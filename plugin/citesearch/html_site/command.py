@@ -67,6 +67,7 @@ def index_site(
     cache_dir: Path | str | None = None,
     no_cache: bool = False,
 ) -> IndexResult:
+    """Index ``site`` in place (or into ``out``); pages that cannot be read are warnings (errors with ``strict``)."""
     started = time.perf_counter()
     site = Path(site)
     if site.is_symlink() or not site.is_dir():
@@ -118,8 +119,8 @@ def index_site(
                 result = fresh.pop(rel)
                 if cache is not None:
                     cache.put(key, result)
-                    if result.output is not None:
-                        cache.put(page_key(stage, rel, result.output.encode()), ReadPage(result.page, None, result.skipped, result.problem))
+            if cache is not None and result.output is not None:  # the page as written: known to the next run too
+                cache.put(page_key(stage, rel, result.output.encode()), ReadPage(result.page, None, result.skipped, result.problem))
             if result.problem:
                 line, message = result.problem
                 warnings.append(Problem(rel, line, message))
@@ -204,7 +205,10 @@ def walk_site(site: Path, warnings: list[Problem]):
     """(site path, file, "file" | "link") of everything to carry over, sorted; symlinks are never followed."""
     root_real = Path(os.path.realpath(site))
     found = []
-    for folder, dirs, files in os.walk(site, followlinks=False):
+    def unreadable(error: OSError) -> None:  # a folder left out would be lost when the site is swapped
+        raise UsageError(f"cannot read {shown_name(error.filename)}: {error.strerror}; nothing was replaced")
+
+    for folder, dirs, files in os.walk(site, onerror=unreadable, followlinks=False):
         base = Path(folder)
         for name in [*dirs, *files]:
             path = base / name
