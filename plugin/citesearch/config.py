@@ -10,7 +10,8 @@ from typing import Mapping, Sequence
 
 import yaml
 
-from .pipeline.source_files import is_markdown, read_regular
+from .pipeline.markdown_names import is_markdown
+from .pipeline.source_files import read_regular
 from .errors import ConfigError
 from .strict_yaml import RejectedYAML, brief, load_strict
 

@@ -11,7 +11,7 @@ from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 
 from ..model import Link
-from ..pipeline.source_files import is_markdown
+from ..pipeline.markdown_names import is_markdown
 
 
 def relative_url(from_url: str, to_url: str) -> str:

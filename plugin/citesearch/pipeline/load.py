@@ -13,9 +13,10 @@ from ..errors import Problem
 from ..model import PUBLIC, Document
 from .output_folder import is_citesearch_output
 from .source_files import (
-    folder_error, folder_problem, is_editor_leftover, is_markdown, is_utf8_name, leftovers_warning, outside_problem, read_regular,
-    shown_name, source_problem, walk, without_markdown_suffix,
+    folder_error, folder_problem, is_editor_leftover, is_utf8_name, leftovers_warning, outside_problem, read_regular,
+    shown_name, source_problem, walk,
 )
+from .markdown_names import is_markdown, without_markdown_suffix
 from .frontmatter import KNOWN_KEYS, RESERVED_ID_PREFIXES, split_front_matter, valid_id, validate_front_matter
 from .limits import source_problems
 

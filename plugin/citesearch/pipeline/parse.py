@@ -24,7 +24,7 @@ from ..markdown_ext.links import LinkExtension
 from ..model import Chunk, Document, ParsedDocument
 from ..progress import Progress
 from .lunr_index import field_counts, interned
-from .source_files import without_markdown_suffix
+from .markdown_names import without_markdown_suffix
 
 from ..markdown_ext import chunk as chunk_extension
 from ..markdown_ext import configured
@@ -33,7 +33,8 @@ from ..markdown_ext import configured
 # it, so editing anything else (the theme, the analyzer) re-parses nothing.
 CACHE_MODULES = (__name__, "citesearch.markdown_ext.blocks", "citesearch.markdown_ext.chunk", "citesearch.markdown_ext.inline",
                  "citesearch.markdown_ext.configured",
-                 "citesearch.markdown_ext.links", "citesearch.markdown_ext.text", "citesearch.model", "citesearch.engine.contract")
+                 "citesearch.markdown_ext.links", "citesearch.markdown_ext.text", "citesearch.model", "citesearch.engine.contract",
+                 "citesearch.pipeline.markdown_names")
 
 
 def cache_inputs(config: Config) -> dict:

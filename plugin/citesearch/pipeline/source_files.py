@@ -1,4 +1,5 @@
-"""Content files citesearch may read: regular files whose real path stays inside the content folder.
+"""Content files citesearch may read: regular files whose real path stays inside the content folder,
+found by a walk that needs no recursion and skips what editors leave behind.
 
 A symlink to ``/etc/shadow`` must not be published, a FIFO must not hang the
 build and ``/dev/zero`` must not fill memory.  Files are checked with
@@ -17,9 +18,6 @@ from typing import Callable, Iterator
 
 from ..errors import Problem
 
-# Markdown by any of its usual extensions, in any case: 'Roadmap.MD' and 'notes.markdown' are pages, never
-# files copied as they are (a draft copied verbatim would publish its 'visibility: editor' text).
-MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".mdwn", ".mdtxt", ".mdtext")
 # Deeper folders are an error: no real site comes near, and path lengths and the
 # standard library's recursive helpers (makedirs, pathlib) give out not far above.
 MAX_FOLDER_DEPTH = 100
@@ -57,21 +55,6 @@ def shown_name(name: str | os.PathLike) -> str:
 
 def is_utf8_name(name: str) -> bool:
     return shown_name(name) == name
-
-
-def markdown_suffix(name: str) -> str | None:
-    """The Markdown extension ``name`` ends with, as written (``.MD``), or None."""
-    lower = name.lower()
-    return next((name[-len(s):] for s in MARKDOWN_SUFFIXES if lower.endswith(s) and len(name) > len(s)), None)
-
-
-def is_markdown(name: str) -> bool:
-    return markdown_suffix(name) is not None
-
-
-def without_markdown_suffix(path: str) -> str:
-    suffix = markdown_suffix(path)
-    return path[: -len(suffix)] if suffix else path
 
 
 def is_editor_leftover(name: str) -> bool:
