@@ -329,7 +329,7 @@ def test_the_cache_sits_beside_the_output_by_default(content, tmp_path, monkeypa
     monkeypatch.chdir(tmp_path)
     run = subprocess.run([sys.executable, "-m", "citesearch", "build", "content"], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
-    assert sorted(p.name for p in (tmp_path / "site.cache").iterdir()) == ["build.lock", "build.sqlite", "search.json"]
+    assert sorted(p.name for p in (tmp_path / "site.cache").iterdir()) == ["CACHEDIR.TAG", "build.lock", "build.sqlite", "search.json"]
     assert not (content / LEGACY_DIR).exists()
 
 

@@ -14,7 +14,7 @@ from ..pipeline import index, parse
 from . import parse_cache, search_cache
 from .codec import encode
 from .keys import stage_key
-from .locations import read_only
+from .locations import claim, read_only
 from .parse_cache import Changes
 from .store import DATABASE, CacheDamaged, Store, locked, remove
 
@@ -86,6 +86,7 @@ class BuildCache:
 
     def _open(self, held: contextlib.ExitStack) -> Store:
         held.enter_context(locked(self.folder))
+        claim(self.folder)  # ours from now on: later builds may use it (see locations)
         path = self.folder / DATABASE
         try:
             store = Store(path)

@@ -22,7 +22,7 @@ from pathlib import Path, PurePosixPath
 from typing import Callable, Iterator, Mapping, MutableMapping
 
 from ..errors import CitesearchError, ContentError, UsageError
-from .output_folder import MARKER_NAME, MARKER_TEXT, check_output_folder_replaceable
+from .output_folder import MARKER_NAME, check_output_folder_replaceable, marker_text
 from .source_files import copy_regular, shown_name
 from ..waiting import lock_exclusive
 
@@ -182,7 +182,9 @@ class StagedSite(MutableMapping[str, "bytes | Path"]):
         """Swap the written folder in place of ``out`` (checked again under the lock: it may have changed)."""
         tmp = self._folder()
         with self._reported():
-            check_output_folder_replaceable(self.out)
+            written = frozenset(self.sizes)
+            (tmp / MARKER_NAME).write_bytes(marker_text(written))  # what the next build may replace
+            check_output_folder_replaceable(self.given, written)  # as the user named it, for messages
             _swap_in(tmp, self.out)
 
     def _folder(self) -> Path:
@@ -198,7 +200,7 @@ class StagedSite(MutableMapping[str, "bytes | Path"]):
                     raise
                 self._tmp = tmp
                 os.chmod(tmp, 0o755)
-                (tmp / MARKER_NAME).write_bytes(MARKER_TEXT)
+                (tmp / MARKER_NAME).write_bytes(marker_text(()))  # the files are listed at publish
                 self._made.add(tmp)
         return self._tmp
 
