@@ -9,6 +9,8 @@ from pathlib import Path
 
 import yaml
 
+from browser_support import OPTIONS, type_query
+
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "DISABLE_MKDOCS_2_WARNING": "true"}
 
 
@@ -29,3 +31,21 @@ def write_project(folder: Path, pages: dict[str, str | bytes], **settings: objec
     config.write_text(yaml.safe_dump({"site_name": "Test", "plugins": ["citesearch"], **settings}, allow_unicode=True),
                       encoding="utf-8")
     return config
+
+
+def land_from_the_box(page, url: str, query: str, *, reload: bool = True) -> str:  # type: ignore[no-untyped-def]
+    if reload:
+        page.goto(url)
+    type_query(page, query)
+    first = page.locator(OPTIONS).first
+    assert first.locator(".citesearch-quote").inner_text().strip()
+    anchor = first.get_attribute("data-ref").split("#", 1)[1]
+    first.locator("a").click()
+    page.wait_for_function("a => document.body.querySelector(`[data-chunk='${a}'].citesearch-landed`)", arg=anchor)
+    in_view = page.evaluate(
+        """a => { const r = document.getElementById(a).getBoundingClientRect();
+                  return r.bottom > 0 && r.top < innerHeight; }""",
+        anchor,
+    )
+    assert in_view, f"#{anchor} is not in view after landing"
+    return anchor

@@ -12,7 +12,7 @@ import yaml
 
 from browser_support import INPUT, OPTIONS, QuietHandler, cli_search, run_cli, serve, type_query
 from conftest import corpus
-from mkdocs_support import mkdocs
+from mkdocs_support import land_from_the_box, mkdocs
 
 pytest.importorskip("mkdocs")
 pytest.importorskip("material")
@@ -119,24 +119,6 @@ def test_the_search_files_are_citesearch_own_format(material_site: Path):
     assert '<meta name="citesearch:search" content="./search/" data-root="./">' in head
     nested = (material_site / "tutorial" / "first-steps" / "index.html").read_text(encoding="utf-8")
     assert '<meta name="citesearch:search" content="../../search/" data-root="../../">' in nested
-
-
-def land_from_the_box(page, url: str, query: str, *, reload: bool = True) -> str:  # type: ignore[no-untyped-def]
-    if reload:
-        page.goto(url)
-    type_query(page, query)
-    first = page.locator(OPTIONS).first
-    assert first.locator(".citesearch-quote").inner_text().strip()
-    anchor = first.get_attribute("data-ref").split("#", 1)[1]
-    first.locator("a").click()
-    page.wait_for_function("a => document.body.querySelector(`[data-chunk='${a}'].citesearch-landed`)", arg=anchor)
-    in_view = page.evaluate(
-        """a => { const r = document.getElementById(a).getBoundingClientRect();
-                  return r.bottom > 0 && r.top < innerHeight; }""",
-        anchor,
-    )
-    assert in_view, f"#{anchor} is not in view after landing"
-    return anchor
 
 
 @pytest.mark.browser
