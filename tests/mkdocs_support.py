@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -49,3 +50,20 @@ def land_from_the_box(page, url: str, query: str, *, reload: bool = True) -> str
     )
     assert in_view, f"#{anchor} is not in view after landing"
     return anchor
+
+
+@contextlib.contextmanager
+def page_with_theme_errors(browser, theirs):  # type: ignore[no-untyped-def]
+    """A desktop page that fails on an uncaught error, unless ``theirs(error)`` says the theme's own script threw it.
+
+    The mkdocs theme's base.js throws when MkDocs' search plugin is off (it opens a
+    modal that is not there), with or without citesearch.
+    """
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(f"{error}\n{error.stack}"))
+    yield page
+    context.close()
+    ours = [e for e in errors if "/assets/citesearch/" in e or not theirs(e)]
+    assert not ours, f"uncaught errors in the page: {ours}"

@@ -12,7 +12,7 @@ import yaml
 
 from browser_support import INPUT, OPTIONS, QuietHandler, cli_search, run_cli, serve, type_query
 from conftest import corpus
-from mkdocs_support import land_from_the_box, mkdocs
+from mkdocs_support import land_from_the_box, mkdocs, page_with_theme_errors
 
 pytest.importorskip("mkdocs")
 pytest.importorskip("material")
@@ -138,19 +138,9 @@ def test_material_box_quotes_and_lands_on_the_passage_through_instant_navigation
 
 @pytest.fixture
 def theme_page(browser):  # type: ignore[no-untyped-def]
-    """A page that fails the test on an uncaught error from citesearch's scripts.
-
-    The ``mkdocs`` theme's own base.js throws when MkDocs' search plugin is off
-    (it opens a modal that is not there), with or without citesearch.
-    """
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(f"{error}\n{error.stack}"))
-    yield page
-    context.close()
-    ours = [e for e in errors if "/assets/citesearch/" in e or "/js/base.js" not in e]
-    assert not ours, f"uncaught errors in the page: {ours}"
+    """A page that fails the test on an uncaught error but from the mkdocs theme's base.js."""
+    with page_with_theme_errors(browser, lambda error: "/js/base.js" in error) as page:
+        yield page
 
 
 @pytest.mark.browser

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from browser_support import OPTIONS, cli_search, serve, type_query
+from mkdocs_support import page_with_theme_errors
 from realsite_support import NAMES, build_realsite, index_entries
 
 pytestmark = pytest.mark.realsite
@@ -98,19 +99,13 @@ READER_QUERIES = {
 
 @pytest.fixture
 def site_page(browser):  # type: ignore[no-untyped-def]
-    """A desktop page that fails the test on an uncaught error from citesearch's scripts.
+    """A page that fails the test on an uncaught error from citesearch's scripts only.
 
     The sites' own scripts fail offline (the mkdocs theme loads highlight.js from
     a CDN) or without MkDocs' search (base.js opens a modal that is not there).
     """
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(f"{error}\n{error.stack}"))
-    yield page
-    context.close()
-    ours = [e for e in errors if "/assets/citesearch/" in e]
-    assert not ours, f"uncaught errors from citesearch: {ours}"
+    with page_with_theme_errors(browser, lambda error: True) as page:
+        yield page
 
 
 @pytest.mark.browser
