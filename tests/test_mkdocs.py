@@ -12,7 +12,7 @@ import yaml
 
 from browser_support import INPUT, OPTIONS, QuietHandler, cli_search, run_cli, serve, type_query
 from conftest import corpus
-from mkdocs_support import mkdocs
+from mkdocs_support import land_from_the_box, mkdocs, page_with_theme_errors
 
 pytest.importorskip("mkdocs")
 pytest.importorskip("material")
@@ -121,24 +121,6 @@ def test_the_search_files_are_citesearch_own_format(material_site: Path):
     assert '<meta name="citesearch:search" content="../../search/" data-root="../../">' in nested
 
 
-def land_from_the_box(page, url: str, query: str, *, reload: bool = True) -> str:  # type: ignore[no-untyped-def]
-    if reload:
-        page.goto(url)
-    type_query(page, query)
-    first = page.locator(OPTIONS).first
-    assert first.locator(".citesearch-quote").inner_text().strip()
-    anchor = first.get_attribute("data-ref").split("#", 1)[1]
-    first.locator("a").click()
-    page.wait_for_function("a => document.body.querySelector(`[data-chunk='${a}'].citesearch-landed`)", arg=anchor)
-    in_view = page.evaluate(
-        """a => { const r = document.getElementById(a).getBoundingClientRect();
-                  return r.bottom > 0 && r.top < innerHeight; }""",
-        anchor,
-    )
-    assert in_view, f"#{anchor} is not in view after landing"
-    return anchor
-
-
 @pytest.mark.browser
 def test_material_box_quotes_and_lands_on_the_passage_through_instant_navigation(material, page):  # type: ignore[no-untyped-def]
     _, url = material
@@ -156,19 +138,9 @@ def test_material_box_quotes_and_lands_on_the_passage_through_instant_navigation
 
 @pytest.fixture
 def theme_page(browser):  # type: ignore[no-untyped-def]
-    """A page that fails the test on an uncaught error from citesearch's scripts.
-
-    The ``mkdocs`` theme's own base.js throws when MkDocs' search plugin is off
-    (it opens a modal that is not there), with or without citesearch.
-    """
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(f"{error}\n{error.stack}"))
-    yield page
-    context.close()
-    ours = [e for e in errors if "/assets/citesearch/" in e or "/js/base.js" not in e]
-    assert not ours, f"uncaught errors in the page: {ours}"
+    """A page that fails the test on an uncaught error but from the mkdocs theme's base.js."""
+    with page_with_theme_errors(browser, lambda error: "/js/base.js" in error) as page:
+        yield page
 
 
 @pytest.mark.browser

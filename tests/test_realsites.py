@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from browser_support import cli_search
+from browser_support import OPTIONS, cli_search, serve, type_query
+from mkdocs_support import page_with_theme_errors
 from realsite_support import NAMES, build_realsite, index_entries
 
 pytestmark = pytest.mark.realsite
@@ -86,3 +87,40 @@ def test_a_long_page_of_weak_hits_never_buries_the_answer(sites, name: str, quer
     results = cli_search(sites(name), query, lang="en", limit=3)["results"]
     assert page in [r["url"].split("#")[0] for r in results], [r["url"] for r in results]
     assert any(r["quote"] for r in results if r["url"].startswith(page))
+
+
+# Three questions a reader of each site would type, each answered by a passage with a quote.
+READER_QUERIES = {
+    "httpx": ["streaming responses", "ssl certificate verification", "event hooks"],
+    "mkdocs": ["google analytics", "nav configuration", "custom theme"],
+    "typer": ["progress bar", "environment variable", "password prompt"],
+}
+
+
+@pytest.fixture
+def site_page(browser):  # type: ignore[no-untyped-def]
+    """A page that fails the test on an uncaught error from citesearch's scripts only.
+
+    The sites' own scripts fail offline (the mkdocs theme loads highlight.js from
+    a CDN) or without MkDocs' search (base.js opens a modal that is not there).
+    """
+    with page_with_theme_errors(browser, lambda error: True) as page:
+        yield page
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("name", NAMES)
+def test_a_reader_searches_from_the_box_and_lands_on_the_quoted_passage(sites, site_page, name: str):  # type: ignore[no-untyped-def]
+    page = site_page
+    with serve(sites(name)) as url:
+        for query in READER_QUERIES[name]:
+            page.goto(url)
+            type_query(page, query)
+            first = page.locator(OPTIONS).first
+            assert first.locator(".citesearch-quote").inner_text().strip(), query
+            anchor = first.get_attribute("data-ref").split("#", 1)[1]
+            first.locator("a").click()
+            # The passage's page, its anchor in the URL, the element there and highlighted.
+            page.wait_for_function("a => document.body.querySelector(`[data-chunk='${a}'].citesearch-landed`)", arg=anchor)
+            assert page.evaluate("decodeURIComponent(location.hash)") == f"#{anchor}", query
+            assert page.evaluate("a => document.getElementById(a) !== null", anchor), query
