@@ -7,14 +7,17 @@ import { createEngine, LoadError } from "./widget-engine.js";
 import { highlightLanding, landingTarget } from "./widget-landing.js";
 import { strings } from "./widget-strings.js";
 import { attachTheme } from "./widget-theme.js";
-import { renderResults, statusText } from "./widget-view.js";
+import { expandedPages, keepFocus, renderResults, statusText } from "./widget-view.js";
 
 const QUERY_PARAM = "q";
 const ALL_LANGUAGES = "*";
-const DEBOUNCE_MS = 120;
 // Passages per answer: enough that several documents show even when one page
-// holds many matching passages (the bench counts the first five documents).
+// holds many matching passages (the bench counts the first five documents);
+// "More results" asks for MORE_LIMIT more.
 const LIMIT = 20;
+const MORE_LIMIT = 20;
+// Pages on the first screen, and per "More results".
+const PAGES = 5;
 // Results shown before the texts of the others are in.
 const FIRST = 5;
 
@@ -66,13 +69,22 @@ function mountWidget(box) {
   const listbox = box.querySelector("[role=listbox]");
   let loading = null;
   let languages = [];
-  let timer = 0;
   let latest = 0; // only the newest search may render
+  let limit = LIMIT; // passages asked for, and pages shown, for the query on screen
+  let pages = PAGES;
+  let shownQuery = null;
+  const more = document.createElement("button");
+  more.type = "button";
+  more.className = "citesearch-more";
+  more.hidden = true;
+  keepFocus(more);
+  listbox.after(more);
   let searched = null; // the text of the newest search, run or scheduled
   let active = -1;
   const ui = strings(box.dataset.pageLang || document.documentElement.lang);
 
-  const options = () => [...listbox.querySelectorAll("[role=option]")];
+  // Options the reader can reach: not behind "N more" or "More results".
+  const options = () => [...listbox.querySelectorAll(".citesearch-group:not([hidden]) [role=option]:not([hidden])")];
 
   function open(visible) {
     panel.hidden = !visible;
@@ -129,8 +141,32 @@ function mountWidget(box) {
     history.replaceState(history.state, "", url);
   }
 
-  function offerRetries(answer) {
+  // "Did you mean …?" (a fuzzy answer's words) and "Search all languages".
+  async function offerRetries(answer) {
     const offers = [];
+    if (answer.fuzzy) {
+      const { analyzer, quote } = await engine.modules();
+      const found = quote.suggestion(analyzer, answer.query, answer.results.map((r) => r.text || ""));
+      if (found) {
+        const label = document.createDocumentFragment();
+        let at = 0;
+        for (const [start, end] of found.changed) {
+          label.append(found.query.slice(at, start), Object.assign(document.createElement("em"), { textContent: found.query.slice(start, end) }));
+          at = end;
+        }
+        label.append(found.query.slice(at));
+        const pick = button("", () => {
+          input.value = found.query;
+          search();
+        });
+        pick.replaceChildren(label);
+        pick.className = "citesearch-suggestion";
+        const [before, after] = ui.didYouMean;
+        const line = document.createElement("p");
+        line.append(before, pick, after);
+        offers.push(line);
+      }
+    }
     if (languages.length > 1 && select.value !== ALL_LANGUAGES) {
       offers.push(
         button(ui.searchAll, () => {
@@ -143,16 +179,36 @@ function mountWidget(box) {
     retry.hidden = offers.length === 0;
   }
 
-  async function search() {
+  function showMore(answer, hiddenPages) {
+    const fetchedAll = answer.results.length >= (answer.total ?? answer.results.length);
+    more.hidden = hiddenPages === 0 && fetchedAll;
+    more.textContent = ui.moreResults;
+  }
+
+  more.addEventListener("click", () => {
+    pages += PAGES;
+    limit += MORE_LIMIT;
+    search({ keep: true });
+  });
+
+  // `keep`: the same query asking for more results (the opened pages stay open).
+  async function search({ keep = false } = {}) {
     const typed = input.value;
     searched = typed;
     const query = typed.trim();
     const ticket = ++latest;
     writeUrl(query);
+    if (!keep || shownQuery !== typed) {
+      limit = LIMIT;
+      pages = PAGES;
+    }
+    const expanded = keep ? expandedPages(listbox) : new Set();
     if (!query) {
       delete box.dataset.citesearchQuery;
       listbox.replaceChildren();
       retry.hidden = true;
+      more.hidden = true;
+      shownQuery = null;
       status.textContent = live.textContent = "";
       activate(-1);
       open(false);
@@ -163,27 +219,40 @@ function mountWidget(box) {
       // The top results show as soon as their texts are in; the status, the
       // live region and the data attributes wait for the whole answer.
       const showFirst = (first) => {
-        if (ticket !== latest) return;
+        if (ticket !== latest || first.fuzzy) return;
         activate(-1);
-        renderResults(listbox, first);
+        renderResults(listbox, first, { pages, ui, expanded });
         status.textContent = ""; // the previous query's count no longer applies
         open(true);
       };
       // The raw value: a last word not followed by a space is prefix-matched.
-      const answer = await engine.search(typed, { langs: chosenLanguages(), limit: LIMIT, first: FIRST, onFirst: showFirst });
+      const answer = await engine.search(typed, { langs: chosenLanguages(), limit, first: FIRST, onFirst: showFirst });
       if (ticket !== latest) return;
       activate(-1);
-      // Insufficient answers still list their sections, heading only: never a quote.
-      const documents = renderResults(listbox, answer);
-      if (answer.status === "insufficient") offerRetries(answer);
-      else retry.hidden = true;
-      say(statusText(answer, documents, ui));
+      shownQuery = typed;
+      if (answer.fuzzy) {
+        // Passages with words one edit away are no answer: say so, and offer the words.
+        listbox.replaceChildren();
+        more.hidden = true;
+        await offerRetries(answer);
+        if (ticket !== latest) return;
+        say(ui.noExact(answer.query));
+      } else {
+        // Insufficient answers still list their sections, heading only: never a quote.
+        const { documents, hiddenPages } = renderResults(listbox, answer, { pages, ui, expanded });
+        showMore(answer, hiddenPages);
+        if (answer.status === "insufficient") await offerRetries(answer);
+        else retry.hidden = true;
+        if (ticket !== latest) return;
+        say(statusText(answer, documents, ui));
+      }
       box.dataset.citesearchStatus = answer.status; // "supported" | "insufficient", as the CLI says
       box.dataset.citesearchQuery = typed; // set last: lets tests and scripts wait for results
     } catch (error) {
       if (ticket !== latest) return;
       listbox.replaceChildren();
       retry.hidden = true;
+      more.hidden = true;
       say(failureText(error));
       if (!(error instanceof LoadError)) console.error(error);
     }
@@ -212,9 +281,10 @@ function mountWidget(box) {
     // An input event that leaves the text as it was (a script re-dispatching
     // it) must not restart a search that is already loading.
     if (input.value === searched) return;
-    searched = input.value;
-    clearTimeout(timer);
-    timer = setTimeout(search, DEBOUNCE_MS);
+    // No debounce: with the files a query needs loaded, its results show on
+    // this keystroke; otherwise it waits for those files only, and a newer
+    // keystroke's answer always wins (`latest`).
+    search();
   });
   select.addEventListener("change", () => search());
   input.addEventListener("keydown", (event) => {
@@ -227,7 +297,6 @@ function mountWidget(box) {
       activate(active < 0 && step < 0 ? count - 1 : (active + step + count) % count);
     } else if (event.key === "Enter") {
       event.preventDefault();
-      clearTimeout(timer);
       // Results still on screen from an older query are not what Enter means.
       const current = box.dataset.citesearchQuery === input.value;
       if (current && count && !panel.hidden) follow(Math.max(active, 0));

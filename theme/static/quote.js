@@ -5,6 +5,7 @@
 // candidate with the most distinct query terms, first on ties, verbatim.
 
 import { queryTerms } from "./query.js";
+import { withinOneEdit } from "./shards.js";
 import { sentences as split, strip } from "./sentences.js";
 
 export const CODE_LINE = "\u2028";
@@ -120,4 +121,48 @@ export function quote(analyzer, text, query, { prefix = true } = {}) {
     }
   });
   return best;
+}
+
+// "Did you mean …?": when no word of a query is in the index, the fuzzy
+// fallback finds passages with words one edit away. Those passages are not
+// answers; the words are the suggestion. Each query word becomes the spelling
+// of the index term within one edit that those passages use most (the first
+// seen on ties), as the pages spell it, so the suggestion reads as a word.
+
+// The suggested query and the [start, end] spans of its changed words, or
+// null when no word changes. `texts`: the chunk texts of the fuzzy answer.
+export function suggestion(analyzer, query, texts) {
+  const spellings = new Map(); // term -> Map(lower-cased word -> count), in order seen
+  for (const text of texts) {
+    for (const word of analyzer.words(text)) {
+      const spelled = text.slice(word.start, word.end).toLowerCase();
+      for (const term of word.terms) {
+        if (!spellings.has(term)) spellings.set(term, new Map());
+        const counts = spellings.get(term);
+        counts.set(spelled, (counts.get(spelled) || 0) + 1);
+      }
+    }
+  }
+  let suggested = "";
+  let at = 0;
+  const changed = [];
+  for (const word of analyzer.words(query)) {
+    const [term] = word.terms;
+    if (word.terms.length !== 1 || spellings.has(term)) continue; // CJK bigrams, or a known word
+    let best = null;
+    let bestCount = 0;
+    for (const [other, counts] of spellings) {
+      if (!withinOneEdit(term, other)) continue;
+      for (const [spelled, count] of counts) {
+        if (count > bestCount) [best, bestCount] = [spelled, count];
+      }
+    }
+    if (best === null) continue;
+    suggested += query.slice(at, word.start);
+    changed.push([suggested.length, suggested.length + best.length]);
+    suggested += best;
+    at = word.end;
+  }
+  if (!changed.length) return null;
+  return { query: suggested + query.slice(at), changed };
 }

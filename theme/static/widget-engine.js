@@ -150,6 +150,7 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
       marks: quoted ? quoted.marks : [],
       quoteKind: quoted ? quoted.kind : "text",
       quoteHeader: quoted ? quoted.header : null,
+      text: chunkText,
       criteria,
     };
   }

@@ -51,15 +51,56 @@ function headingPath(result) {
   return path.join(HEADING_SEPARATOR);
 }
 
+// Chunk text marks code lines and table cells (markdown_ext/text.py).
+const CODE_LINE = "\u2028";
+const CELL = "\t";
+// A page shows its best passages; the rest wait behind "N more on this page".
+export const PASSAGES_PER_PAGE = 3;
+
+// Marks of `text` that fall inside [start, end), shifted to start there.
+function marksWithin(marks, start, end) {
+  return marks.filter(([a, b]) => a < end && b > start).map(([a, b]) => [Math.max(a, start) - start, Math.min(b, end) - start]);
+}
+
+// A code quote: its lines in a <pre>, line breaks and indentation kept.
+function codeQuote(result) {
+  // U+2028 and "\n" are one UTF-16 unit each: the marks' offsets still hold.
+  const text = result.quote.split(CODE_LINE).join("\n");
+  return element("pre", { class: "citesearch-quote citesearch-code" }, element("code", {}, markedText(text, result.marks)));
+}
+
+function tableRow(cellTag, row, marks) {
+  const cells = [];
+  let at = 0;
+  for (const cell of row.split(CELL)) {
+    cells.push(element(cellTag, {}, markedText(cell, marksWithin(marks, at, at + cell.length))));
+    at += cell.length + 1;
+  }
+  return element("tr", {}, ...cells);
+}
+
+// A table quote: the matching row under its header row, never one flat line.
+function tableQuote(result) {
+  const header = result.quoteHeader ?? null;
+  const rows = header === null
+    ? [element("thead", {}, tableRow("th", result.quote, result.marks))]
+    : [element("thead", {}, tableRow("th", header, [])), element("tbody", {}, tableRow("td", result.quote, result.marks))];
+  return element("table", { class: "citesearch-quote citesearch-table" }, ...rows);
+}
+
+function quoteNode(result) {
+  if (result.quoteKind === "code") return codeQuote(result);
+  if (result.quoteKind === "table") return tableQuote(result);
+  return element("span", { class: "citesearch-quote" }, markedText(result.quote, result.marks));
+}
+
 function option(result, rank, query) {
   const link = element(
     "a",
     { class: "citesearch-hit", href: resultHref(result, query), tabindex: "-1" },
     element("span", { class: "citesearch-heading" }, headingPath(result))
   );
-  if (result.quote !== null) {
-    link.append(element("span", { class: "citesearch-quote" }, markedText(result.quote, result.marks)));
-  }
+  if (result.quote !== null) link.append(quoteNode(result));
   return element(
     "div",
     {
@@ -75,25 +116,66 @@ function option(result, rank, query) {
   );
 }
 
-// Groups keep the rank order of their best result; options inside a group
-// keep their own rank order.
-export function renderResults(listbox, answer) {
-  const groups = new Map();
-  answer.results.forEach((result, rank) => {
+// [{key, results: [[result, rank], ...]}]: one entry per page, in the rank
+// order of each page's best passage; passages keep their rank order.
+export function pagesOf(results) {
+  const pages = new Map();
+  results.forEach((result, rank) => {
     const key = `${result.lang}:${result.doc.id}`;
-    if (!groups.has(key)) {
-      const labelId = `citesearch-group-${groups.size}`;
-      const group = element(
-        "div",
-        { role: "group", class: "citesearch-group", "aria-labelledby": labelId, lang: result.lang },
-        element("div", { id: labelId, class: "citesearch-doc", role: "presentation" }, result.doc.title)
-      );
-      groups.set(key, group);
-    }
-    groups.get(key).append(option(result, rank, answer.query));
+    if (!pages.has(key)) pages.set(key, { key, results: [] });
+    pages.get(key).results.push([result, rank]);
   });
-  listbox.replaceChildren(...groups.values());
-  return groups.size;
+  return [...pages.values()];
+}
+
+// A button in the panel must not take the focus from the search box: the
+// arrow keys and Enter keep working after a click.
+export function keepFocus(node) {
+  node.addEventListener("mousedown", (event) => event.preventDefault());
+}
+
+function moreOnPage(group, extra, ui) {
+  const more = element("button", { type: "button", class: "citesearch-more-here", tabindex: "-1" }, ui.moreOnPage(extra.length));
+  keepFocus(more);
+  more.addEventListener("click", (event) => {
+    event.preventDefault();
+    for (const node of extra) node.hidden = false;
+    more.hidden = true; // not removed: a click outside the box closes the panel
+    group.dataset.expanded = "";
+  });
+  return more;
+}
+
+// Renders the answer grouped by page: the first `pages` pages shown, each
+// with its best PASSAGES_PER_PAGE passages and "N more on this page"; later
+// pages are rendered hidden (`showPages` reveals them). Returns
+// {documents, hiddenPages}.
+export function renderResults(listbox, answer, { pages = Infinity, ui = null, expanded = new Set() } = {}) {
+  const groups = pagesOf(answer.results).map((page, index) => {
+    const labelId = `citesearch-group-${index}`;
+    const first = page.results[0][0];
+    const group = element(
+      "div",
+      { role: "group", class: "citesearch-group", "aria-labelledby": labelId, lang: first.lang, "data-page": page.key },
+      element("div", { id: labelId, class: "citesearch-doc", role: "presentation" }, first.doc.title)
+    );
+    const options = page.results.map(([result, rank]) => option(result, rank, answer.query));
+    const extra = options.slice(PASSAGES_PER_PAGE);
+    group.append(...options);
+    if (extra.length && ui && !expanded.has(page.key)) {
+      for (const node of extra) node.hidden = true;
+      group.append(moreOnPage(group, extra, ui));
+    }
+    group.hidden = index >= pages;
+    return group;
+  });
+  listbox.replaceChildren(...groups);
+  return { documents: groups.length, hiddenPages: groups.filter((g) => g.hidden).length };
+}
+
+// Pages whose "N more" the reader opened: kept open when more results come in.
+export function expandedPages(listbox) {
+  return new Set([...listbox.querySelectorAll(".citesearch-group[data-expanded]")].map((g) => g.dataset.page));
 }
 
 export function statusText(answer, documents, ui) {
@@ -101,7 +183,7 @@ export function statusText(answer, documents, ui) {
   if (answer.status === "insufficient") {
     const nothing = ui.nothing(answer.query);
     if (!count) return nothing;
-    return `${nothing} ${answer.fuzzy ? ui.similar : ui.mention}`;
+    return `${nothing} ${ui.mention}`;
   }
   return ui.results(count, documents, answer.fuzzy);
 }
