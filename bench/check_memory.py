@@ -43,6 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pages", type=int, default=7424)
     parser.add_argument("--checkout", type=Path, action="append", default=[],
                         help="another citesearch checkout to measure the same way (repeatable)")
+    parser.add_argument("--others-only", action="store_true", help="measure only the --checkout ones")
     parser.add_argument("--work", type=Path, default=WORK_DIR)
     args = parser.parse_args(argv)
     base = args.work.resolve() / f"one-folder-{args.pages}"
@@ -51,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.pages + 1} pages, {args.pages} in one folder; load average before {load_average()}")
     print("| checkout | command | wall s | cpu s | peak MB |")
     print("|---|---|---|---|---|")
-    for checkout in [REPO_DIR, *args.checkout]:
+    for checkout in [*([] if args.others_only else [REPO_DIR]), *args.checkout]:
         with tempfile.TemporaryDirectory(dir=args.work) as scratch:
             for command, sample in measure(checkout.resolve(), base / "md", Path(scratch)).items():
                 print(f"| {checkout} | {command} | {sample.seconds:.1f} | {sample.cpu_seconds:.1f} | {sample.peak_rss_mb:.0f} |")

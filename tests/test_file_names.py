@@ -6,14 +6,13 @@ import re
 import string
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from citesearch.pipeline import build as build_module
 from citesearch.errors import ContentError
+from citesearch.pipeline import build as build_module
 from citesearch.pipeline.load import escaped_id, id_from_path, valid_derived_id
-
-import pytest
 
 AWKWARD = ["[.md", "!.md", "~.md", "((.md", "%.md", "clang++.md", "clang.md", "c#.md", "Install Notes.md",
            "Установка.md", "安装.md", "tools/Tool.md", "tools/tool.md", "a b/x.md", "a-b/x.md"]
