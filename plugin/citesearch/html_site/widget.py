@@ -7,6 +7,7 @@ them first, so a page indexed twice is the same page.  The tags mirror
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import jinja2
@@ -67,10 +68,10 @@ def put_widget(doc: LexborHTMLParser, tags: WidgetTags, root: str, lang: str, sl
     if head is None or body is None:
         return
     before = head.css_first("script, link, style")
-    for node in _fragment(doc, tags.head(root), "head"):
+    for node in _fragment(tags.head(root), "head"):
         before.insert_before(node) if before is not None else head.insert_child(node)
     target = next((found for selector in ((slot,) if slot else DEFAULT_SLOTS) if (found := doc.css_first(selector))), None)
-    boxes = _fragment(doc, tags.box(lang), "body")
+    boxes = _fragment(tags.box(lang), "body")
     if target is None:  # no header: a fixed corner of the window
         corner = doc.create_node("div")
         corner.attrs[WIDGET_ATTR] = ""
@@ -81,15 +82,16 @@ def put_widget(doc: LexborHTMLParser, tags: WidgetTags, root: str, lang: str, sl
     else:
         for node in boxes:
             target.insert_child(node)
-    for node in _fragment(doc, tags.script(root), "body"):
+    for node in _fragment(tags.script(root), "body"):
         body.insert_child(node)
 
 
-def _fragment(doc: LexborHTMLParser, html: str, where: str) -> list[LexborNode]:
+@functools.lru_cache(maxsize=64)  # one per folder depth and language: inserting copies the nodes, so they serve every page
+def _fragment(html: str, where: str) -> tuple[LexborNode, ...]:
     """The top-level elements of an HTML fragment parsed into ``where`` (head or body), marked as the widget's."""
     parsed = LexborHTMLParser(f"<html><head>{html if where == 'head' else ''}</head><body>{html if where == 'body' else ''}</body></html>")
     parent = parsed.head if where == "head" else parsed.body
     nodes = [node for node in parent.iter(include_text=False) if node.is_element_node]
     for node in nodes:
         node.attrs[WIDGET_ATTR] = ""
-    return nodes
+    return tuple(nodes)
