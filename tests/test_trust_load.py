@@ -192,7 +192,10 @@ def without_permission_bypass() -> tuple[str, ...]:
 @pytest.mark.parametrize("command", ["check", "build"])
 def test_a_folder_without_permission_is_a_content_error_not_exit_2(tmp_path, mode, command):
     prefix = without_permission_bypass()
-    write(tmp_path / "docs", {"index.md": PAGE, "sub/page.md": PAGE, "sub/inner/deeper.md": PAGE})
+    write(tmp_path / "docs", {  # listed in nav and linked to: the folder's error is the only one (point 3)
+        "citesearch.yml": "nav:\n  - index.md\n  - sub/page.md\n  - sub/inner/deeper.md\n",
+        "index.md": "# Home\n\nSee [the page](sub/page.md).\n", "sub/page.md": PAGE, "sub/inner/deeper.md": PAGE,
+    })
     locked = tmp_path / "docs" / "sub"
     locked.chmod(mode)
     try:
