@@ -374,8 +374,10 @@ def test_a_date_that_does_not_exist_in_citesearch_yml_is_a_located_config_error(
 
 def test_front_matter_ended_by_dots_still_builds_when_no_key_follows(tmp_path, capsys):
     content = tmp_path / "content"
-    write(content, {"a.md": "---\ntitle: Dotted\ndate: 2024-02-29\n...\n\nNote the body.\n"})
+    write(content, {"a.md": "---\ntitle: Dotted\ndate: 2024-02-29\n...\n\nNote the body.\n",
+                    "b.md": "---\ntitle: Link\n...\nhttps://example.org is where it lives.\n"})
     assert main(["build", str(content), "--out", str(tmp_path / "site")]) == 0
+    assert "https://example.org is where it lives." in (tmp_path / "site/b.html").read_text(encoding="utf-8")
     html = (tmp_path / "site/a.html").read_text(encoding="utf-8")
     assert "<title>Dotted" in html and "Note the body." in html and "title:" not in html
 

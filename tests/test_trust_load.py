@@ -16,6 +16,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from citesearch.pipeline.load import find_sources
+from citesearch.pipeline.markdown_names import MARKDOWN_SUFFIXES, is_markdown, without_markdown_suffix
+from citesearch.pipeline.source_files import walk
 
 MARKER = "ZQX-SECRET-PLAN-7731"
 DRAFT = f"---\nvisibility: editor\n---\n# Plan\n\nThe {MARKER} plan.\n"
@@ -186,7 +192,10 @@ def without_permission_bypass() -> tuple[str, ...]:
 @pytest.mark.parametrize("command", ["check", "build"])
 def test_a_folder_without_permission_is_a_content_error_not_exit_2(tmp_path, mode, command):
     prefix = without_permission_bypass()
-    write(tmp_path / "docs", {"index.md": PAGE, "sub/page.md": PAGE, "sub/inner/deeper.md": PAGE})
+    write(tmp_path / "docs", {  # listed in nav and linked to: the folder's error is the only one (point 3)
+        "citesearch.yml": "nav:\n  - index.md\n  - sub/page.md\n  - sub/inner/deeper.md\n",
+        "index.md": "# Home\n\nSee [the page](sub/page.md).\n", "sub/page.md": PAGE, "sub/inner/deeper.md": PAGE,
+    })
     locked = tmp_path / "docs" / "sub"
     locked.chmod(mode)
     try:
@@ -251,3 +260,43 @@ def test_a_folder_100_levels_deep_builds_and_is_searchable(tmp_path):
     assert (tmp_path / "site" / ("d/" * 100 + "page.html")).is_file()
     found = citesearch("search", "--site", "site", "zebra", cwd=tmp_path)
     assert f"[{'d/' * 100}page.html#deep--1]" in found.stdout.decode()
+
+
+# -- invariants of the walk and of the names it sorts
+
+_PART = st.text("abcXY._-", min_size=1, max_size=4).filter(lambda s: s not in (".", ".."))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.lists(_PART, min_size=1, max_size=4), max_size=12))
+def test_the_walk_sees_what_os_walk_sees(tmp_path_factory, paths):
+    root = tmp_path_factory.mktemp("tree")
+    for parts in paths:
+        folder = root.joinpath(*parts[:-1])
+        if any(p.is_file() for p in [folder, *folder.parents] if root in p.parents):
+            continue  # a file already holds that name
+        folder.mkdir(parents=True, exist_ok=True)
+        if not (folder / parts[-1]).is_dir():
+            (folder / parts[-1]).write_text("x", encoding="utf-8")
+    def listing(walker):
+        return sorted((folder, sorted(dirs), sorted(files)) for folder, dirs, files in walker)
+    assert listing(walk(root, print)) == listing(os.walk(root))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text("abc-_ é", min_size=1, max_size=8), st.sampled_from(MARKDOWN_SUFFIXES), st.lists(st.booleans(), min_size=9, max_size=9))
+def test_markdown_is_recognised_by_any_suffix_in_any_case(stem, suffix, upper):
+    cased = "".join(c.upper() if u else c for c, u in zip(suffix, upper + [False] * 9))
+    name = stem + cased
+    assert is_markdown(name) and without_markdown_suffix(name) == stem
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["plan.md", "Roadmap.MD", "notes.markdown"]),
+       st.sampled_from(["{}~", "#{}#", "~${}", "{}.bak", "{}.BAK", "{}.orig", "{}.rej", "{}.swp", "{}.swo", "{}.tmp",
+                        "{}.save", "{}.old", "{}.backup"]))
+def test_an_editor_leftover_of_any_draft_is_neither_a_page_nor_a_file_to_copy(tmp_path_factory, draft, pattern):
+    root = tmp_path_factory.mktemp("leftover")
+    (root / pattern.format(draft)).write_text(DRAFT, encoding="utf-8")
+    found = find_sources(root)
+    assert (found.markdown, found.other, [p.name for p in found.leftovers]) == ([], [], [pattern.format(draft)])

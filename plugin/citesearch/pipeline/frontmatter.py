@@ -27,6 +27,8 @@ _FRONT_MATTER_END = re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.MULTILINE)
 # A known key at the start of a line ("Visibility : editor" too): front matter whatever the fences say.
 _ANY_KEY_LINE = re.compile(r"[A-Za-z_][\w-]*[ \t]*:")
 _KEY_LINE = re.compile(r"(?i)(?:" + "|".join(KNOWN_KEYS) + r")[ \t]*:(?:[ \t]|$)")
+# Any key as YAML would read it ("key: value", "key:"), but not "http://..." at the start of a body.
+_YAML_KEY_LINE = re.compile(r"[A-Za-z_][\w-]*[ \t]*:(?:[ \t]|$)")
 
 
 def split_front_matter(text: str, rel: str) -> tuple[dict, str, int, list[Problem]]:
@@ -80,7 +82,7 @@ def _keys_after_document_end(body: str, body_line: int, end_line: int, rel: str)
         line = lines[i]
         if not line.strip():
             break
-        key = _KEY_LINE.match(line) or (i == first and _ANY_KEY_LINE.match(line))
+        key = _KEY_LINE.match(line) or (i == first and _YAML_KEY_LINE.match(line))
         if key:
             name = key.group(0).rstrip(" \t:")
             return Problem(rel, body_line + i, f"front matter ended by '...' on line {end_line}, so {brief(name)} would be "
