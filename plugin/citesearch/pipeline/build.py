@@ -22,6 +22,7 @@ from ..progress import Progress
 from . import parse as parsing
 from .parse import DocumentTooComplex, Parser
 from .output_folder import check_output_folder
+from .site_names import name_length_problems
 from .write import StagedSite
 
 ROLES = (PUBLIC, EDITOR)
@@ -166,7 +167,7 @@ def _clashes(generated: list[str], pages: Sequence[ParsedDocument], redirects: d
         else:
             content_files.append((rel, source))
             origins[rel] = Origin(rel, f"the file {rel}")
-    return errors + check_file_folder_collisions(origins), content_files
+    return errors + check_file_folder_collisions(origins) + name_length_problems(origins), content_files
 
 
 def theme_dir() -> Path:
