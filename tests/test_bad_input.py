@@ -265,6 +265,18 @@ CASES = [
         {"a\x1b[2Jb.md": "---\nvisibility: publci\n---\nBody.\n"},
         ["a\\x1b[2Jb.md:2: 'visibility' must be 'public' or 'editor', got 'publci'; did you mean 'public'?"],
     ),
+    (
+        "a page name over 255 bytes",
+        {"x" * 252 + ".md": GOOD},
+        ["x" * 252 + ".md:1: its page " + "x" * 252 + ".html would have a name of 257 bytes; file systems allow at most "
+         "255 bytes per name: shorten the file name, or set a shorter 'id:' or alias"],
+    ),
+    (
+        "an alias over 255 bytes",
+        {"a.md": "---\naliases: [" + "y" * 260 + "]\n---\nBody.\n"},
+        ["a.md:1: its alias " + "y" * 260 + ".html would have a name of 265 bytes; file systems allow at most "
+         "255 bytes per name: shorten the file name, or set a shorter 'id:' or alias"],
+    ),
     # --- end of trustb's rows ---
 ]
 
@@ -287,6 +299,16 @@ def test_bad_input_is_reported_with_file_and_line(tmp_path, capsys, case, files,
     assert errors[:-1] == expected
     assert errors[-1] == f"citesearch: {len(expected)} error(s); nothing was written"
     assert not out.exists()
+
+
+@pytest.mark.parametrize("case,files,expected", CASES, ids=[c[0] for c in CASES])
+def test_check_reports_every_error_build_would(tmp_path, capsys, case, files, expected):
+    """`check` passing while `build` fails (names too long to write, say) would make it worthless."""
+    content = tmp_path / "content"
+    write(content, {"ok.md": GOOD, **files})
+    assert main(["check", str(content), "--cache-dir", str(tmp_path / "cache")]) == 1
+    errors = [line for line in capsys.readouterr().err.splitlines() if not line.endswith("(warning)")]
+    assert errors == [*expected, f"citesearch: {len(expected)} error(s); nothing was written"]
 
 
 def test_every_error_is_listed_at_once_with_the_rest_of_the_site_checked(tmp_path, capsys):

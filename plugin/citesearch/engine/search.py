@@ -9,6 +9,7 @@ from pathlib import Path
 
 from . import analyzer, contract, query, quote, rank
 from .shards import ShardedIndex, chunk_file
+from .site_files import SiteFiles, check_manifest
 from ..errors import UsageError
 
 
@@ -67,6 +68,7 @@ class SiteSearch:
         self.search_dir = Path(site) / contract.SEARCH_DIR
         manifest_path = self.search_dir / contract.MANIFEST_NAME
         self._files: dict[str, object] = {}
+        self._site_files = SiteFiles(self.search_dir)
         if not manifest_path.is_file():
             raise UsageError(f"no search index at {manifest_path}: build the site first")
         manifest = self._read(contract.MANIFEST_NAME)
@@ -75,6 +77,7 @@ class SiteSearch:
             raise UsageError(f"{manifest_path}: index format {found!r}, this citesearch reads {contract.FORMAT_VERSION}: rebuild the site")
         if manifest.get("analyzer") != {"name": analyzer.NAME, "version": analyzer.VERSION}:
             raise UsageError(f"{manifest_path}: built with analyzer {manifest.get('analyzer')}, rebuild the site")
+        check_manifest(manifest, manifest_path)  # before any arithmetic or file name uses it
         self.manifest = manifest
         self._texts: dict[tuple[str, str], str] = {}  # (lang, public ref) -> text of a result
         try:
@@ -88,13 +91,7 @@ class SiteSearch:
     def _read(self, name: str):
         """A search file, parsed once; a missing or garbled file is a usage error."""
         if name not in self._files:
-            path = self.search_dir / name
-            try:
-                self._files[name] = json.loads(path.read_text(encoding="utf-8"))
-            except FileNotFoundError:
-                raise UsageError(f"{path}: missing, the search files are incomplete: rebuild the site") from None
-            except (OSError, ValueError) as exc:
-                raise UsageError(f"{path}: unreadable ({exc}), rebuild the site") from None
+            self._files[name] = self._site_files.read_json(name)  # inside search/, regular, bounded
         return self._files[name]
 
     def search(self, text: str, *, limit: int = 10, lang: str | None = None, prefix: bool = True,

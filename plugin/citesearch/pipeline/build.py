@@ -24,6 +24,7 @@ from . import parse as parsing
 from .parse import DocumentTooComplex, Parser
 from .measured import MeasuredSite
 from .output_folder import check_output_folder
+from .site_names import name_length_problems
 from .write import StagedSite
 
 ROLES = (PUBLIC, EDITOR)
@@ -188,7 +189,7 @@ def _clashes(generated: list[str], pages: Sequence[ParsedDocument], redirects: d
         else:
             content_files.append((rel, source))
             origins[rel] = Origin(rel, f"the file {rel}")
-    return errors + check_file_folder_collisions(origins), content_files
+    return errors + check_file_folder_collisions(origins) + name_length_problems(origins), content_files
 
 
 def theme_dir() -> Path:
