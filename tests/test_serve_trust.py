@@ -85,7 +85,7 @@ def test_the_page_lists_the_builds_warnings_until_hidden(page, content):  # noqa
         assert "1 warning in the last build" in panel.inner_text()
         assert WARNING in panel.inner_text()
         assert page.locator("#citesearch-build-error").count() == 0, "a warning is not a failed build"
-        page.get_by_role("button", name="Hide").click()
+        page.get_by_role("button", name="Hide warnings").click()
         page.reload()
         page.wait_for_load_state("load")
         time.sleep(0.5)  # the event stream has answered by now
