@@ -277,6 +277,12 @@ CASES = [
         ["a.md:1: its alias " + "y" * 260 + ".html would have a name of 265 bytes; file systems allow at most "
          "255 bytes per name: shorten the file name, or set a shorter 'id:' or alias"],
     ),
+    (
+        "a site path too long to write",
+        {"/".join(["d" * 200] * 16) + "/a.md": GOOD},
+        ["/".join(["d" * 200] * 16) + "/a.md:1: its page " + "/".join(["d" * 200] * 16) + "/a.html would have a path "
+         "of 3,222 bytes; at most 3,072 can be written: use fewer or shorter folders"],
+    ),
     # --- end of trustb's rows ---
 ]
 
