@@ -228,11 +228,6 @@ CASES = [
         ["a.md:3: public page links to editor-only document notes.markdown"],
     ),
     (
-        "two pages whose names differ only in the case of '.md'",
-        {"Plan.MD": "# Plan\n", "plan.md": "# plan\n"},
-        ["plan.md:1: duplicate id 'plan': also used by Plan.MD"],
-    ),
-    (
         "a date that does not exist in front matter",
         {"a.md": "---\ntitle: Plan\ndate: 2024-02-30\n---\nBody.\n"},
         ["a.md:3: front matter: invalid date '2024-02-30' (day is out of range for month); quote it to keep it as text"],
