@@ -24,6 +24,7 @@ from typing import Iterator
 from ..cache import search_cache
 from ..cache.keys import stage_key
 from ..cache.locations import check_location, for_output
+from ..config import LANG_RE
 from ..engine import contract
 from ..errors import ContentError, Problem, UsageError
 from ..pipeline.index import SearchPage, build_search_files
@@ -82,7 +83,7 @@ def index_site(
     check_location(cache_dir, site, out)
     _check_selectors(options)
     if options.default_lang == IndexOptions.default_lang:
-        options = IndexOptions(**{**asdict(options), "default_lang": _site_lang(site)})
+        options = replace(options, default_lang=_site_lang(site))
     widget = WidgetTags.load()
     stage = stage_key(CACHE_MODULES, {"options": asdict(options), "widget": widget.assets.version})
 
@@ -321,8 +322,6 @@ def _site_lang(site: Path) -> str:
     except OSError:
         head = b""
     match = _HTML_LANG.search(head)
-    from ..config import LANG_RE
-
     code = match.group(1).decode().lower().replace("_", "-") if match else ""
     return code if LANG_RE.match(code) else "en"
 
