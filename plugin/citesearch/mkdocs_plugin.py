@@ -160,7 +160,7 @@ class CitesearchPlugin(BasePlugin[CitesearchConfig]):
             raise PluginError(f"{page.file.src_uri}:1: 'lang' must be a language code like 'en' or 'zh', got {lang!r}")
         doc_id = page.file.src_uri.removesuffix(".md")
         title = title_text(page.title or "") or doc_id  # nav titles may hold markup and entities
-        chunks = self.extension.result.finish(doc_id, lang, title)
+        chunks = self.extension.searchable(self.extension.result.finish(doc_id, lang, title))
         search = search_meta(page.meta, page.file.src_uri)
         indexed = not search.exclude and not is_fallback(page.file, self.build)
         return SearchPage(doc_id, page.url, title, lang, chunks if indexed else (), search.boost)
