@@ -1,7 +1,9 @@
 """citesearch as an MkDocs plugin: ``plugins: [citesearch]`` gives the site cited-snippet search.
 
 MkDocs renders the pages; citesearch adds its chunker to MkDocs' Markdown
-extensions, collects each page's finished chunks from the extension instance
+extensions (it chunks page Markdown only, not the fragments other plugins such
+as mkdocstrings convert with that list: ``mkdocs/page_chunker.py``), collects
+each page's finished chunks from the extension instance
 (MkDocs drops its ``Markdown`` object after every page), writes the same
 search files as ``citesearch build`` and adds the widget to every page.
 Pages whose front matter says ``visibility: editor`` are removed before MkDocs
