@@ -48,3 +48,18 @@ def test_search_front_matter_mkdocs_would_not_accept_is_an_error_naming_the_page
     done = mkdocs(config)
     assert done.returncode != 0
     assert "odd.md:1: 'search" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_section_material_marks_data_search_exclude_is_not_indexed(tmp_path: Path):
+    config = write_project(tmp_path, {"index.md": (
+        "# Home\n\nThe albatross intro.\n\n"
+        f"## Internal notes {{ data-search-exclude }}\n\nThe {HIDDEN_WORD} notes.\n\n"
+        "## Public part\n\nThe heron part.\n"
+    )}, markdown_extensions=["attr_list"])
+    done = mkdocs(config)
+    assert done.returncode == 0, done.stderr
+    site = tmp_path / "site"
+    assert HIDDEN_WORD in (site / "index.html").read_text(encoding="utf-8")  # still on the page
+    assert search_files_with(site, HIDDEN_WORD) == []
+    for word in ("albatross", "heron"):
+        assert cli_search(site, word, lang="en", limit=3, exact=True)["results"], word

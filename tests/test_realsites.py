@@ -124,3 +124,16 @@ def test_a_reader_searches_from_the_box_and_lands_on_the_quoted_passage(sites, s
             page.wait_for_function("a => document.body.querySelector(`[data-chunk='${a}'].citesearch-landed`)", arg=anchor)
             assert page.evaluate("decodeURIComponent(location.hash)") == f"#{anchor}", query
             assert page.evaluate("a => document.getElementById(a) !== null", anchor), query
+
+
+def test_the_httpx_docs_also_build_with_the_standalone_generator(tmp_path: Path):
+    """Plain Markdown with admonitions: citesearch's own build reads it as MkDocs does (the same broken anchors
+    MkDocs reports are warnings). mkdocs and typer depend on MkDocs plugins (snippets, includes, mkdocstrings)."""
+    from browser_support import run_cli
+    from realsite_support import copy_realsite
+
+    docs = copy_realsite("httpx", tmp_path) / "docs"  # a copy: the build keeps a cache beside the content
+    done = run_cli("build", str(docs), "--out", str(tmp_path / "site"))
+    assert done.returncode == 0, done.stderr
+    answer = cli_search(tmp_path / "site", "ssl certificate verification", lang="en", limit=3)
+    assert answer["results"][0]["url"].startswith("advanced/ssl") and answer["results"][0]["quote"]

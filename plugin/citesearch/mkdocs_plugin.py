@@ -1,7 +1,9 @@
 """citesearch as an MkDocs plugin: ``plugins: [citesearch]`` gives the site cited-snippet search.
 
 MkDocs renders the pages; citesearch adds its chunker to MkDocs' Markdown
-extensions, collects each page's finished chunks from the extension instance
+extensions (it chunks page Markdown only, not the fragments other plugins such
+as mkdocstrings convert with that list: ``mkdocs/page_chunker.py``), collects
+each page's finished chunks from the extension instance
 (MkDocs drops its ``Markdown`` object after every page), writes the same
 search files as ``citesearch build`` and adds the widget to every page.
 Pages whose front matter says ``visibility: editor`` are removed before MkDocs
@@ -161,7 +163,7 @@ class CitesearchPlugin(BasePlugin[CitesearchConfig]):
             raise PluginError(f"{page.file.src_uri}:1: 'lang' must be a language code like 'en' or 'zh', got {lang!r}")
         doc_id = page.file.src_uri.removesuffix(".md")
         title = title_text(page.title or "") or doc_id  # nav titles may hold markup and entities
-        chunks = self.extension.result.finish(doc_id, lang, title)
+        chunks = self.extension.searchable(self.extension.result.finish(doc_id, lang, title))
         search = search_meta(page.meta, page.file.src_uri)
         indexed = not search.exclude and not is_fallback(page.file, self.build)
         return SearchPage(doc_id, page.url, title, lang, chunks if indexed else (), search.boost)
