@@ -228,11 +228,6 @@ CASES = [
         ["a.md:3: public page links to editor-only document notes.markdown"],
     ),
     (
-        "two pages whose names differ only in the case of '.md'",
-        {"Plan.MD": "# Plan\n", "plan.md": "# plan\n"},
-        ["plan.md:1: duplicate id 'plan': also used by Plan.MD"],
-    ),
-    (
         "a date that does not exist in front matter",
         {"a.md": "---\ntitle: Plan\ndate: 2024-02-30\n---\nBody.\n"},
         ["a.md:3: front matter: invalid date '2024-02-30' (day is out of range for month); quote it to keep it as text"],
@@ -276,6 +271,12 @@ CASES = [
         {"a.md": "---\naliases: [" + "y" * 260 + "]\n---\nBody.\n"},
         ["a.md:1: its alias " + "y" * 260 + ".html would have a name of 265 bytes; file systems allow at most "
          "255 bytes per name: shorten the file name, or set a shorter 'id:' or alias"],
+    ),
+    (
+        "a site path too long to write",
+        {"/".join(["d" * 200] * 16) + "/a.md": GOOD},
+        ["/".join(["d" * 200] * 16) + "/a.md:1: its page " + "/".join(["d" * 200] * 16) + "/a.html would have a path "
+         "of 3,222 bytes; at most 3,072 can be written: use fewer or shorter folders"],
     ),
     # --- end of trustb's rows ---
 ]

@@ -246,20 +246,21 @@ def test_no_byte_of_an_editor_page_a_noindex_page_or_an_excluded_page_reaches_th
 
 def test_hostile_pages_are_named_with_their_line_and_left_as_they_are(tmp_path, monkeypatch):
     site = small_site(tmp_path / "public")
-    deep = "<html><body><main>\n<p>fine</p>\n" + "<div>" * 300 + "deep" + "</div>" * 300 + "</main></body></html>"
-    write_site(site, {"deep.html": deep, "broken.html": "<html><main><h2>Broken</h3><p>unclosed <b>bold <i>words</main></p></div>"})
+    deep = "<html><body><main>\n<p>fine</p>\n" + "<div>" * 6000 + "deep" + "</div>" * 6000 + "</main></body></html>"
+    nested = "<html><body><main>" + "<div>" * 900 + "<h2>Down here</h2><p>Deep nested words.</p>" + "</div>" * 900 + "</main></body></html>"
+    write_site(site, {"deep.html": deep, "nested.html": nested, "broken.html": "<html><main><h2>Broken</h3><p>unclosed <b>bold <i>words</main></p></div>"})
     (site / "latin1.html").write_bytes(b"<html><body>\n\n<main>caf\xe9</main></body></html>")
-    (site / "big.html").write_text(page("<p>" + "word " * 3000 + "</p>"), encoding="utf-8")
+    (site / "big.html").write_text(page("<p>" + "word " * 25000 + "</p>"), encoding="utf-8")
     secret = tmp_path / "secret.html"
     secret.write_text(page("<p>outsideword</p>"), encoding="utf-8")
     (site / "link.html").symlink_to(secret)
-    monkeypatch.setattr(limits, "MAX_PAGE_BYTES", 10_000)
+    monkeypatch.setattr(limits, "MAX_PAGE_BYTES", 100_000)
     before = snapshot(site)
     result = index_site(site)
     messages = {str(w) for w in result.warnings}
-    assert "deep.html:3: elements nested more than 256 levels deep; at most 256 are read; left as it is" in messages
+    assert "deep.html:3: elements nested more than 1000 levels deep; at most 1000 are read; left as it is" in messages
     assert "latin1.html:3: page is not UTF-8 text (byte 0xe9); left as it is" in messages
-    assert any(m.startswith("big.html:1: page is 0.0 MiB; at most") for m in messages)
+    assert any(m.startswith("big.html:1: page is 0.1 MiB; at most ") and m.endswith("MiB are indexed; left as it is") for m in messages)
     assert any(m.startswith("link.html:1: symlink leads outside the site") for m in messages)
     after = snapshot(site)
     for rel in ("deep.html", "latin1.html", "big.html", "link.html"):
@@ -267,6 +268,7 @@ def test_hostile_pages_are_named_with_their_line_and_left_as_they_are(tmp_path, 
     assert os.readlink(site / "link.html") == str(secret)  # carried as a link, never read
     assert b"outsideword" not in search_bytes(site)
     assert b"unclosed bold words" in search_bytes(site)  # broken markup is read as a browser reads it
+    assert b"Deep nested words." in search_bytes(site)  # 900 levels: read (as one block below 100 wrappers)
     assert secret.read_text(encoding="utf-8") == page("<p>outsideword</p>")
 
 

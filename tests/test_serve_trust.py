@@ -12,6 +12,7 @@ from __future__ import annotations
 import fcntl
 import os
 import queue
+import select
 import shutil
 import signal
 import socket
@@ -84,7 +85,7 @@ def test_the_page_lists_the_builds_warnings_until_hidden(page, content):  # noqa
         assert "1 warning in the last build" in panel.inner_text()
         assert WARNING in panel.inner_text()
         assert page.locator("#citesearch-build-error").count() == 0, "a warning is not a failed build"
-        page.get_by_role("button", name="Hide").click()
+        page.get_by_role("button", name="Hide warnings").click()
         page.reload()
         page.wait_for_load_state("load")
         time.sleep(0.5)  # the event stream has answered by now
@@ -133,6 +134,13 @@ def test_a_failed_rebuild_serves_nothing_through_a_symlink_out_of_the_content(co
 # --- 20: under load ------------------------------------------------------------------
 
 
+def kernel_backlog_cap() -> int:
+    try:
+        return int(Path("/proc/sys/net/core/somaxconn").read_text())
+    except (OSError, ValueError):
+        return 4096  # Linux's default since 5.4
+
+
 def test_two_hundred_connections_at_once_are_all_queued_and_answered(content):
     """The server is paused (SIGSTOP) while 200 clients connect: the kernel queues what the backlog allows."""
     server = ServeProcess(content)
@@ -160,10 +168,12 @@ def test_two_hundred_connections_at_once_are_all_queued_and_answered(content):
                 time.sleep(0.05)
         finally:
             os.kill(server.process.pid, signal.SIGCONT)
-        assert len(connected) == 200, f"only {len(connected)} of 200 connections were queued"
+        queued = min(200, kernel_backlog_cap() + 1)  # the kernel caps any backlog at somaxconn
+        assert len(connected) >= queued, f"only {len(connected)} of 200 connections were queued"
         answers = queue.Queue()
 
         def ask(client: socket.socket) -> None:
+            select.select([], [client], [], 60)  # a connection the kernel did not queue retries its handshake
             client.setblocking(True)
             client.settimeout(60)
             try:
@@ -178,7 +188,7 @@ def test_two_hundred_connections_at_once_are_all_queued_and_answered(content):
         for asker in askers:
             asker.join(timeout=120)
         statuses = [answers.get_nowait().split(b"\r\n")[0] for _ in range(answers.qsize())]
-        assert statuses == [b"HTTP/1.0 200 OK"] * 200, set(statuses)
+        assert statuses == [b"HTTP/1.0 200 OK"] * len(clients), set(statuses)
     finally:
         for client in clients:
             client.close()

@@ -126,6 +126,18 @@ def test_markdown_under_any_extension_or_case_is_a_page_for_editors(tmp_path):
     assert 'href="roadmap.html"' in home and 'href="notes.html"' in home
 
 
+
+def test_two_pages_whose_names_differ_only_in_case_both_get_a_page(tmp_path):
+    # Not a clash: the name the slug would merge takes its escaped id (issue 19), so neither page is lost.
+    write(tmp_path / "docs", {"Plan.MD": "# Plan\n\nUpper.\n", "plan.md": "# plan\n\nLower.\n"})
+    done = citesearch("build", "docs", "--out", "site", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    pages = {name: (tmp_path / "site" / name).read_text(encoding="utf-8") for name in site_files(tmp_path / "site")
+             if name.endswith(".html") and name not in ("index.html", "404.html")}
+    assert len(pages) == 2 and "plan.html" in pages
+    assert sum("Upper." in html for html in pages.values()) == 1 and "Lower." in pages["plan.html"]
+
+
 # -- 13: the same behaviour in every locale
 
 

@@ -23,7 +23,7 @@
   }
 
   // A panel of "path:line: message" lines, made once per id; `onHide` runs when the reader hides it.
-  function showPanel(id, role, place, colours, heading, lines, onHide) {
+  function showPanel(id, role, place, colours, heading, lines, hideLabel, onHide) {
     let panel = document.getElementById(id);
     if (!panel) {
       panel = document.createElement("div");
@@ -46,7 +46,7 @@
     }
     const hide = document.createElement("button");
     hide.type = "button";
-    hide.textContent = "Hide";
+    hide.textContent = hideLabel;
     hide.style.cssText = "float:right;font:inherit;color:inherit;background:none;border:1px solid;border-radius:3px;cursor:pointer";
     hide.addEventListener("click", () => { panel.remove(); onHide(); });
     panel.replaceChildren(hide, title, list);
@@ -54,7 +54,7 @@
 
   function showErrors(errors) {
     showPanel(OVERLAY_ID, "alert", "top:0", "background:#2b0b0b;color:#ffd7d7;border-bottom:3px solid #ff5c5c",
-      "Build failed: showing the last good version of the site", errors, () => {}); // until the next build reports
+      "Build failed: showing the last good version of the site", errors, "Hide", () => {}); // until the next build reports
   }
 
   function hideErrors() {
@@ -70,7 +70,7 @@
     }
     const heading = `${warnings.length} warning${warnings.length === 1 ? "" : "s"} in the last build`;
     showPanel(WARNINGS_ID, "status", "bottom:0", "background:#2b2205;color:#ffeeb0;border-top:3px solid #e0b000",
-      heading, warnings, () => sessionStorage.setItem(HIDDEN_WARNINGS_KEY, key));
+      heading, warnings, "Hide warnings", () => sessionStorage.setItem(HIDDEN_WARNINGS_KEY, key));
   }
 
   const events = new EventSource("/__citesearch/events");

@@ -9,6 +9,7 @@ output folder; symlinks are carried as links, never followed.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import re
@@ -16,12 +17,14 @@ import sqlite3
 import stat
 import time
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
+from typing import Iterator
 
 from ..cache import search_cache
 from ..cache.keys import stage_key
 from ..cache.locations import check_location, for_output
+from ..config import LANG_RE
 from ..engine import contract
 from ..errors import ContentError, Problem, UsageError
 from ..pipeline.index import SearchPage, build_search_files
@@ -80,7 +83,7 @@ def index_site(
     check_location(cache_dir, site, out)
     _check_selectors(options)
     if options.default_lang == IndexOptions.default_lang:
-        options = IndexOptions(**{**asdict(options), "default_lang": _site_lang(site)})
+        options = replace(options, default_lang=_site_lang(site))
     widget = WidgetTags.load()
     stage = stage_key(CACHE_MODULES, {"options": asdict(options), "widget": widget.assets.version})
 
@@ -95,18 +98,17 @@ def index_site(
     skipped: Counter[str] = Counter()
     rewritten = 0
     staged = _InPlace(out) if in_place else StagedSite(out)
-    with staged:
+    with staged, contextlib.ExitStack() as held:
         entries = walk_site(site, warnings)
-        # First every page's bytes and cached reading; the pages the cache does not know are read together.
-        known: dict[str, tuple[bytes, str, ReadPage | None]] = {}
+        # First each page's key and cached reading (its bytes are not kept: a large site's pages would all
+        # be in memory); the pages the cache does not know are read in order, on two processes, as they come.
+        known: dict[str, tuple[str, ReadPage | None]] = {}
         for rel, path, kind in entries:
             if kind == "file" and rel.lower().endswith(PAGE_SUFFIXES):
-                data = read_regular(path)
-                key = page_key(stage, rel, data)
-                known[rel] = (data, key, cache.get(key) if cache is not None else None)
-        todo = [(rel, data) for rel, (data, _, cached) in known.items() if cached is None]
-        fresh = dict(zip((rel for rel, _ in todo), read_pages(todo, options, widget)))
-        read = len(fresh)
+                key = page_key(stage, rel, read_regular(path))
+                known[rel] = (key, cache.get(key) if cache is not None else None)
+        todo = [(rel, path) for rel, path, _ in entries if rel in known and known[rel][1] is None]
+        fresh = held.enter_context(read_pages(todo, options, widget))
         for rel, path, kind in entries:
             if kind == "link":
                 staged.link(rel, path) if isinstance(staged, _InPlace) else _symlink(staged, rel, path)
@@ -114,13 +116,16 @@ def index_site(
             if rel not in known:
                 _carry(staged, rel, path, in_place)
                 continue
-            data, key, result = known.pop(rel)
+            key, result = known.pop(rel)
+            output = None
             if result is None:
-                result = fresh.pop(rel)
+                result, output = next(fresh)
                 if cache is not None:
-                    cache.put(key, result)
-            if cache is not None and result.output is not None:  # the page as written: known to the next run too
-                cache.put(page_key(stage, rel, result.output.encode()), ReadPage(result.page, None, result.skipped, result.problem))
+                    cache.put(key, replace(result, output=output.decode() if output is not None else None))
+            elif result.output is not None:
+                output = result.output.encode()
+            if cache is not None and output is not None:  # the page as written: known to the next run too
+                cache.put(page_key(stage, rel, output), replace(result, output=None))
             if result.problem:
                 line, message = result.problem
                 warnings.append(Problem(rel, line, message))
@@ -128,11 +133,12 @@ def index_site(
                 pages.append(result.page)
             elif result.skipped:
                 skipped[result.skipped] += 1
-            if result.output is not None:
+            if output is not None:
                 rewritten += 1
-                staged[rel] = result.output.encode()
+                staged[rel] = output
             else:
                 _carry(staged, rel, path, in_place)
+        read = len(todo)
         if strict and warnings:
             raise ContentError([Problem(w.path, w.line, f"{w.message} (warning, --strict)") for w in warnings])
         search = _search_files(pages, options.default_lang, cache_dir if cache is not None else None, warnings)
@@ -174,22 +180,32 @@ def _search_files(pages: list[SearchPage], default_lang: str, cache_dir: Path | 
 _JOB: tuple[IndexOptions, WidgetTags] | None = None  # what forked workers read pages with
 
 
-def read_pages(todo: list[tuple[str, bytes]], options: IndexOptions, widget: WidgetTags) -> list[ReadPage]:
-    """Each page read, in order; on two processes when there are enough pages to pay for them."""
-    if len(todo) < PARALLEL_MIN_DOCUMENTS or (os.cpu_count() or 1) < 2 or not fork_is_safe():
-        return [_read(data, rel, options, widget) for rel, data in todo]
+@contextlib.contextmanager
+def read_pages(todo: list[tuple[str, Path]], options: IndexOptions, widget: WidgetTags) -> Iterator[Iterator[tuple[ReadPage, bytes | None]]]:
+    """Each page read, in order, as (its reading without the output, the output's bytes).
+
+    On two forked processes (as the build's parse workers) when there are enough pages to pay for them.
+    """
     global _JOB
     _JOB = (options, widget)
     try:
+        if len(todo) < PARALLEL_MIN_DOCUMENTS or (os.cpu_count() or 1) < 2 or not fork_is_safe():
+            yield (_read_file(rel, path) for rel, path in todo)
+            return
         with multiprocessing.get_context("fork").Pool(2, initializer=die_with_parent, initargs=(os.getpid(),)) as pool:
-            return pool.starmap(_read_in_worker, todo, chunksize=4)
+            yield pool.imap(_read_file_star, todo, chunksize=2)
     finally:
         _JOB = None
 
 
-def _read_in_worker(rel: str, data: bytes) -> ReadPage:
+def _read_file_star(item: tuple[str, Path]) -> tuple[ReadPage, bytes | None]:
+    return _read_file(*item)
+
+
+def _read_file(rel: str, path: Path) -> tuple[ReadPage, bytes | None]:
     assert _JOB is not None
-    return _read(data, rel, *_JOB)
+    result = _read(read_regular(path), rel, *_JOB)
+    return replace(result, output=None), (result.output.encode() if result.output is not None else None)
 
 
 def _read(data: bytes, rel: str, options: IndexOptions, widget: WidgetTags) -> ReadPage:
@@ -306,8 +322,6 @@ def _site_lang(site: Path) -> str:
     except OSError:
         head = b""
     match = _HTML_LANG.search(head)
-    from ..config import LANG_RE
-
     code = match.group(1).decode().lower().replace("_", "-") if match else ""
     return code if LANG_RE.match(code) else "en"
 

@@ -38,6 +38,8 @@ INLINE_TAGS = frozenset(
 # Wrappers walked into when they hold a heading; any other element is a block kept whole.
 WRAPPERS = frozenset("div section article main body header footer aside form hgroup search center".split())
 SKIPPED = SKIP_TAGS | {"noscript", "-comment"}
+# Wrappers walked into, at most (one Python frame each); deeper ones are blocks. Real pages: under 10.
+MAX_WRAPPER_DEPTH = 100
 
 
 @dataclass(frozen=True)
@@ -59,7 +61,7 @@ class _Walk:
         self.section = TOP_SECTION
         self.items: list[_Item] = []
 
-    def container(self, parent: LexborNode) -> None:
+    def container(self, parent: LexborNode, depth: int = 0) -> None:
         run: list[LexborNode] = []
         for child in parent.iter(include_text=True):
             tag = child.tag
@@ -76,8 +78,8 @@ class _Walk:
             run = []
             if tag in HEADINGS:
                 self.heading(child)
-            elif tag in WRAPPERS and self.holds_heading(child):
-                self.container(child)
+            elif tag in WRAPPERS and depth < MAX_WRAPPER_DEPTH and self.holds_heading(child):
+                self.container(child, depth + 1)
             else:
                 self.add((child,))
         self.flush(run)
