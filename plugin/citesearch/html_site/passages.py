@@ -24,7 +24,7 @@ from markdown.extensions.toc import slugify_unicode, unique
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from ..markdown_ext.chunk import CHUNK_ATTR, TOP_SECTION, Block, ChunkResult, cut
-from ..markdown_ext.text import SKIP_TAGS, normalise, separator
+from ..markdown_ext.text import SKIP_TAGS, closer, code_block, normalise, opener
 from ..model import Heading
 
 ANCHOR_MARKER = "data-citesearch-anchor"  # the empty element that carries an anchor for a block with its own id
@@ -130,20 +130,28 @@ def _first_element(parent: LexborNode) -> LexborNode | None:
     return None
 
 
-def text_parts(nodes: Iterable[LexborNode], ignored: set[int]) -> list[str]:
-    """The text of the nodes with ``element_text``'s separators, before ``normalise`` (no recursion: deep pages)."""
+def text_parts(nodes: Iterable[LexborNode], ignored: set[int], raw: bool = False) -> list[str]:
+    """The text of the nodes as ``element_text`` reads a tree, before ``normalise`` (no recursion: deep pages).
+
+    A <pre> is a code block: every character of its text, no separators (``raw``).
+    """
     parts: list[str] = []
     stack: list[tuple[LexborNode, bool]] = [(node, False) for node in reversed(list(nodes))]
     while stack:
         node, leaving = stack.pop()
         if leaving:
-            parts.append(separator(node.tag))
+            parts.append(closer(node.tag))
         elif node.is_text_node:
             parts.append(node.text_content or "")
         elif node.is_element_node and node.tag not in SKIPPED and node.mem_id not in ignored:
-            parts.append(separator(node.tag))
-            stack.append((node, True))
-            stack.extend((child, False) for child in reversed(list(node.iter(include_text=True))))
+            if raw:
+                stack.extend((child, False) for child in reversed(list(node.iter(include_text=True))))
+            elif node.tag == "pre":
+                parts.append(code_block("".join(text_parts(node.iter(include_text=True), ignored, raw=True))))
+            else:
+                parts.append(opener(node.tag))
+                stack.append((node, True))
+                stack.extend((child, False) for child in reversed(list(node.iter(include_text=True))))
     return parts
 
 

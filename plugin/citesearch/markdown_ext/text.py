@@ -88,18 +88,26 @@ def element_text(element: etree.Element, stash: list) -> str:
 
 _SEPARATORS = {**{tag: " " for tag in SPACE_TAGS}, **{tag: _BREAK for tag in BLOCK_TAGS}}
 SKIP_TAGS = _SKIP_TAGS  # elements whose text readers never see
-
-
-def separator(tag: str) -> str:
-    """What stands between an element's text and its neighbours': a block boundary, a space or nothing.
-
-    For readers of other trees (built HTML) that must cut text exactly as ``element_text`` does.
-    """
-    return _SEPARATORS.get(tag, "")
-
-
 _OPENERS = {**_SEPARATORS, **{tag: _CELL for tag in CELL_TAGS}}
 _CLOSERS = {**_SEPARATORS, **{tag: "" for tag in CELL_TAGS}}
+
+# For readers of other trees (built HTML) that must give exactly the text ``element_text`` gives:
+# an element's text goes between opener(tag) and closer(tag), except a <pre>'s, which is code_block(raw).
+
+
+def opener(tag: str) -> str:
+    """What stands before an element's text: a block boundary, a space, a table cell's start or nothing."""
+    return _OPENERS.get(tag, "")
+
+
+def closer(tag: str) -> str:
+    """What stands after an element's text: a block boundary, a space or nothing."""
+    return _CLOSERS.get(tag, "")
+
+
+def code_block(raw: str) -> str:
+    """A <pre> given every character of its text (no separators, entities decoded): one block of code lines."""
+    return _BREAK + _CODE + raw + _BREAK
 
 
 def _raw_text(element: etree.Element, stash: list) -> str:
@@ -119,7 +127,7 @@ def _collect(element: etree.Element, stash: list, parts: list[str]) -> None:
             parts.append(resolve(tail, stash) if "\x02" in tail else tail)
         return
     if tag == "pre":
-        parts.append(_BREAK + _CODE + _raw_text(element, stash) + _BREAK)
+        parts.append(code_block(_raw_text(element, stash)))
         if tail:
             parts.append(resolve(tail, stash) if "\x02" in tail else tail)
         return
@@ -256,7 +264,7 @@ def html_text(html: str) -> str:
         return html
     code = _CODE_BLOCK.fullmatch(html)
     if code:  # most stashed fragments: what the parser below gives, without running it
-        return _BREAK + _CODE + unescape(code.group(1)) + _BREAK
+        return code_block(unescape(code.group(1)))
     return parsed_html_text(html)
 
 
