@@ -18,6 +18,7 @@ from pathlib import Path
 
 import orjson
 
+from ..cache.locations import claim
 from ..model import Chunk
 from ..pipeline.index import SearchPage
 from .reader import ReadPage
@@ -33,6 +34,7 @@ def page_key(stage: str, rel: str, data: bytes) -> str:
 class PageCache:
     def __init__(self, folder: Path):
         folder.mkdir(parents=True, exist_ok=True)
+        claim(folder)  # ours: later runs may use it (cache/locations.py)
         self.db = sqlite3.connect(folder / DATABASE, isolation_level=None)
         (app,) = self.db.execute("PRAGMA application_id").fetchone()
         if app not in (0, APPLICATION_ID):
