@@ -204,6 +204,7 @@ def main() -> None:
     p.add_argument("--only-peers", action="store_true", help="Pagefind and MkDocs only")
     p.add_argument("--smoke", type=int, help="only the first N queries of each corpus")
     p.add_argument("--typos", action="store_true", help="also the two-word queries with one typo")
+    p.add_argument("--kinds", nargs="*", help="only these kinds of query (words, words3, heading, typo)")
     p.add_argument("--work", type=Path, default=WORK_DIR / "quality")
     p.add_argument("--out", type=Path, default=BENCH_DIR / "RESULTS-quality.md")
     p.add_argument("--answer", help=argparse.SUPPRESS)
@@ -216,7 +217,7 @@ def main() -> None:
     rows = []
     for corpus in available([c for c in CORPORA if c.name in args.corpora]):
         base = args.work / corpus.name
-        queries = judged(corpus, args.typos)[: args.smoke]
+        queries = [q for q in judged(corpus, args.typos) if not args.kinds or q.kind in args.kinds][: args.smoke]
         (base).mkdir(parents=True, exist_ok=True)
         (base / "judged.json").write_text(json.dumps([asdict(q) for q in queries], ensure_ascii=False, indent=1))
         for name, plugin, folder in [] if args.only_peers else versions:
