@@ -84,8 +84,12 @@ def run_layout(layout: str, queries: dict[str, str]) -> dict[str, dict[str, floa
         run = {}
         for qid, text in queries.items():
             docs: list[str] = []
-            # v1 lists passages (300 reach ~100 abstracts), v2 pages: both give documents in order.
-            for result in search.search(text, limit=300, prefix=False).results:
+            # v1 lists passages (300 reach ~100 abstracts), v2 pages (one passage each is enough here).
+            try:
+                results = search.search(text, limit=100, prefix=False, per_page=1).results
+            except TypeError:  # v1: no pages
+                results = search.search(text, limit=300, prefix=False).results
+            for result in results:
                 if result.doc_id not in docs:
                     docs.append(result.doc_id)
             run[qid] = {doc: float(100 - rank) for rank, doc in enumerate(docs[:100])}
@@ -112,12 +116,16 @@ def evaluate() -> dict[str, dict[str, float]]:
         qid, doc, score = line.split("\t")
         qrels.setdefault(qid, {})[doc] = int(score)
     queries = {q["_id"]: q["text"] for q in read_jsonl(DATA / "queries.jsonl") if q["_id"] in qrels}
-    return {layout: measure(run_layout(layout, queries), qrels) for layout in LAYOUTS}
+    found = {}
+    for layout in sorted(LAYOUTS, key=lambda name: name != os.environ.get("BEIR_FIRST")):
+        found[layout] = measure(run_layout(layout, queries), qrels)
+        print(layout, found[layout], file=sys.stderr, flush=True)  # partial results of a long run
+    return found
 
 
 def in_child(plugin: Path) -> dict:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(plugin), str(BENCH_DIR)])}
-    done = subprocess.run([sys.executable, __file__, "--child"], env=env, check=True, capture_output=True, text=True)
+    done = subprocess.run([sys.executable, __file__, "--child"], env=env, check=True, stdout=subprocess.PIPE, text=True)
     return json.loads(done.stdout)
 
 

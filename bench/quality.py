@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import os
 import subprocess
 import sys
@@ -49,11 +50,35 @@ SETS = (("words", 2), ("words3", 3))
 PAGES = 10  # pages read per query: MRR is MRR@10
 
 
-def judged(corpus) -> list[Query]:
+def judged(corpus, typos: bool = False) -> list[Query]:
     files = markdown_files(corpus.source)
     two = judged_queries(corpus, files, words=2)
     three = judged_queries(corpus, files, headings=0, words=3)
-    return two + [Query(q.text, "words3", q.doc, q.heading, q.sentence) for q in three]
+    found = two + [Query(q.text, "words3", q.doc, q.heading, q.sentence) for q in three]
+    return found + typo_queries(corpus, two) if typos else found
+
+
+def typo_queries(corpus, queries: list[Query]) -> list[Query]:
+    """The two-word queries with one edit (a letter dropped, doubled or two
+    swapped) in their longest word, seeded: does one typo still find the page?"""
+    rng = random.Random(f"{corpus.name}:typo")
+    result = []
+    for q in queries:
+        words = q.text.split()
+        if q.kind != "words" or corpus.lang == "zh":
+            continue
+        i = max(range(len(words)), key=lambda n: len(words[n]))
+        word = words[i]
+        at = rng.randrange(1, len(word) - 1)
+        edit = rng.choice(["drop", "double", "swap"])
+        if edit == "drop":
+            word = word[:at] + word[at + 1:]
+        elif edit == "double":
+            word = word[:at] + word[at] + word[at:]
+        else:
+            word = word[:at - 1] + word[at] + word[at - 1] + word[at + 1:]
+        result.append(Query(" ".join(words[:i] + [word] + words[i + 1:]), "typo", q.doc, sentence=q.sentence))
+    return result
 
 
 def build(corpus, plugin: Path, site: Path, src: Path) -> None:
@@ -143,7 +168,9 @@ def peer_top_docs(corpus, queries: list[Query], base: Path) -> dict[str, dict]:
             with SiteServer(system.site) as server:
                 error, page = cold_load(chromium, server, system, TIMING_QUERIES[corpus.name][0])
                 if page is None:
-                    raise RuntimeError(f"{system.name}: {error}")
+                    print(f"{corpus.name} {system.name}: {error}", file=sys.stderr)
+                    del found[system.name]
+                    continue
                 for query in queries:
                     _clear(page, system)
                     tops[query.text] = top_docs(_search(page, system, query.text, NO_RESULT_MS)["links"])
@@ -152,7 +179,8 @@ def peer_top_docs(corpus, queries: list[Query], base: Path) -> dict[str, dict]:
     return found
 
 
-KINDS = (("words", "2 rarest words"), ("words3", "3 rarest words"), ("heading", "heading"))
+KINDS = (("words", "2 rarest words"), ("words3", "3 rarest words"), ("heading", "heading"),
+         ("typo", "2 words, one typo"))
 
 
 def table(rows: list[tuple[str, str, dict]]) -> str:
@@ -175,6 +203,8 @@ def main() -> None:
     p.add_argument("--peers", action="store_true", help="also Pagefind and MkDocs, in Chromium")
     p.add_argument("--only-peers", action="store_true", help="Pagefind and MkDocs only")
     p.add_argument("--smoke", type=int, help="only the first N queries of each corpus")
+    p.add_argument("--typos", action="store_true", help="also the two-word queries with one typo")
+    p.add_argument("--kinds", nargs="*", help="only these kinds of query (words, words3, heading, typo)")
     p.add_argument("--work", type=Path, default=WORK_DIR / "quality")
     p.add_argument("--out", type=Path, default=BENCH_DIR / "RESULTS-quality.md")
     p.add_argument("--answer", help=argparse.SUPPRESS)
@@ -187,7 +217,7 @@ def main() -> None:
     rows = []
     for corpus in available([c for c in CORPORA if c.name in args.corpora]):
         base = args.work / corpus.name
-        queries = judged(corpus)[: args.smoke]
+        queries = [q for q in judged(corpus, args.typos) if not args.kinds or q.kind in args.kinds][: args.smoke]
         (base).mkdir(parents=True, exist_ok=True)
         (base / "judged.json").write_text(json.dumps([asdict(q) for q in queries], ensure_ascii=False, indent=1))
         for name, plugin, folder in [] if args.only_peers else versions:
@@ -197,6 +227,7 @@ def main() -> None:
         if args.peers or args.only_peers:
             for name, top in peer_top_docs(corpus, queries, base).items():
                 rows.append((corpus.name, name, scores(queries, None, top)))
+                print(table(rows[-1:]), file=sys.stderr, flush=True)
     text = table(rows)
     args.out.write_text("# Search quality: judged known-item queries (bench/quality.py)\n\n" + text, encoding="utf-8")
     print(text)

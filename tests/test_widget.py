@@ -27,6 +27,7 @@ pytestmark = pytest.mark.browser
 
 WIDGET_LIMIT = 20  # results the widget shows (LIMIT in citesearch.js)
 WIDGET_FIRST = 5  # results shown before the others' texts are in (FIRST in citesearch.js)
+REFINED_PAGES = 10  # pages ranking orders by their texts (engine/rank.py), whose texts come first
 
 
 def quotes(page):  # type: ignore[no-untyped-def]
@@ -302,7 +303,8 @@ def test_search_files_load_only_on_first_focus_and_text_only_for_shown_documents
     assert {"manifest.json", "lunr.min.js", "lunr.stemmer.support.min.js", "lunr.ru.min.js"} <= loaded
     terms = [path for path in requested if "/search/terms." in path]
     assert terms and all("/search/terms.en." in path for path in terms), "only the page language's terms are fetched"
-    assert not [path for path in requested if "/search/dict." in path], "no dictionary without a fuzzy fallback"
+    # Typo tolerance is always on: the dictionary files of the query's word lengths, of its language only.
+    assert all("/search/dict.en." in path for path in requested if "/search/dict." in path)
     chunk_files = [path for path in requested if "/search/chunks/" in path]
     passages = page.locator("[data-citesearch] [role=listbox] [role=option]").count()
     assert 0 < len(chunk_files) == len(set(chunk_files)) <= passages
@@ -386,7 +388,7 @@ def test_a_pointer_over_the_box_starts_loading_the_search_before_it_is_focused(p
     assert shown_results(page)
 
 
-MANY_PASSAGES = 12  # documents mentioning the word, each one passage
+MANY_PASSAGES = 24  # more pages than the first screen ranking reads (REFINED_PAGES), in several text files
 
 
 @pytest.fixture(scope="module")
@@ -421,8 +423,10 @@ def test_the_top_results_show_before_the_texts_of_lower_ranked_ones_arrive(page,
     expected = cli_search(site, "lighthouse", lang="en", limit=WIDGET_LIMIT)
     refs = [row["ref"] for row in expected["results"]]
     files = chunk_file_of_each_ref(site)
-    first_files = {files[ref] for ref in refs[:WIDGET_FIRST]}
-    later_files = {files[ref] for ref in refs[WIDGET_FIRST:]} - first_files
+    # Ranking reads the texts of the first screen of pages (rank.REFINED_PAGES); the later pages' wait.
+    first_screen = [row["ref"] for row in expected["results"] if row["page"] < REFINED_PAGES]
+    first_files = {files[ref] for ref in first_screen}
+    later_files = {files[ref] for ref in refs[len(first_screen):]} - first_files
     assert len(refs) > WIDGET_FIRST and later_files, "the query no longer needs texts beyond the top results'"
     held = []
 
