@@ -102,3 +102,16 @@ def test_the_generated_front_page_lists_every_document_once():
     assert nav_links(html.encode()) == []
     for item in nav:
         assert html.count(f'href="{item.url}"') == 1, item.url
+
+
+def test_a_big_site_with_many_folders_shows_a_few_and_links_to_all_of_them(monkeypatch):
+    monkeypatch.setattr(nav_module, "FULL_LIMIT", 10)
+    pages = [page("index")] + [page(f"s{n:02d}/p") for n in range(30)]
+    nav = [NavItem(p.title, p.doc.url, "en") for p in pages]
+    renderer = Renderer(Config(), theme_dir(), editor=False)
+    renderer.home_url = None
+    links = [href for href, _ in nav_links(renderer.page(pages[25], nav))]
+    folders = [href for href in links if href.endswith("/~index.html") and href != "../~index.html"]
+    assert "../s24/p.html" in links  # the current page's own folder is always there
+    assert len(folders) == nav_module.MAX_FOLDERS  # the first ones (the current one is open, not a link)
+    assert links[-1] == "../~index.html"  # "All 30 sections": the root's listing

@@ -22,7 +22,7 @@ from .ui_words import words_for
 FULL_LIMIT = 200  # pages of one language shown whole in every page
 WINDOW = 7  # pages shown on each side of the current one in a big folder
 ANCESTOR_PAGES = 5  # pages shown of each folder above the current one
-MAX_FOLDERS = 40  # sub-folders shown per level before "all sections"
+MAX_FOLDERS = 10  # sub-folders shown per level before "all sections" (each ~110 bytes in every page)
 LISTING_SIZE = 200  # entries per generated listing page
 LISTING_NAME = "~index"  # '~' + a letter: no file name, slug or escaped id is ever spelt so
 
