@@ -79,9 +79,9 @@ def test_the_index_has_no_positions_and_numeric_refs(basic_built: Path):
     for first, name in entry["terms"]:
         rows = json.loads((basic_built / "search" / name).read_text())["terms"]
         assert rows[0][0] == first
-        for term, term_index, *per_field in rows:
-            assert len(per_field) == 3
-            for flat in per_field:
+        for term, term_index, *per_field, per_page in rows:
+            assert len(per_field) == 3  # then the page-level postings (format 4, contract.py)
+            for flat in (*per_field, per_page):
                 assert all(isinstance(ref, int) for ref in flat[::2])
             terms.append(term)
     assert terms == sorted(terms, key=lambda t: t.encode("utf-16-be"))
