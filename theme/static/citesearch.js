@@ -142,7 +142,7 @@ function mountWidget(box) {
   }
 
   // "Did you mean …?" (a fuzzy answer's words) and "Search all languages".
-  async function offerRetries(answer) {
+  async function retries(answer) {
     const offers = [];
     if (answer.fuzzy) {
       const { analyzer, quote } = await engine.modules();
@@ -175,6 +175,10 @@ function mountWidget(box) {
         })
       );
     }
+    return offers;
+  }
+
+  function offer(offers) {
     retry.replaceChildren(...offers);
     retry.hidden = offers.length === 0;
   }
@@ -232,18 +236,19 @@ function mountWidget(box) {
       shownQuery = typed;
       if (answer.fuzzy) {
         // Passages with words one edit away are no answer: say so, and offer the words.
+        const offers = await retries(answer);
+        if (ticket !== latest) return; // a newer keystroke's answer is showing
         listbox.replaceChildren();
         more.hidden = true;
-        await offerRetries(answer);
-        if (ticket !== latest) return;
+        offer(offers);
         say(ui.noExact(answer.query));
       } else {
         // Insufficient answers still list their sections, heading only: never a quote.
+        const offers = answer.status === "insufficient" ? await retries(answer) : [];
+        if (ticket !== latest) return;
         const { documents, hiddenPages } = renderResults(listbox, answer, { pages, ui, expanded });
         showMore(answer, hiddenPages);
-        if (answer.status === "insufficient") await offerRetries(answer);
-        else retry.hidden = true;
-        if (ticket !== latest) return;
+        offer(offers);
         say(statusText(answer, documents, ui));
       }
       box.dataset.citesearchStatus = answer.status; // "supported" | "insufficient", as the CLI says

@@ -1,0 +1,104 @@
+"""Warm keystroke → results, in headless Chromium, for built citesearch sites.
+
+``python bench/keystrokes.py SITE [SITE ...] [--corpus fastapi-en]``
+
+For each timing query of the corpus (bench/queries.py) the query is typed
+once key by key (so every file it needs is loaded: warm), cleared, then typed
+again; for each key of the second pass from the second character on, the time
+from the key's ``keydown`` to the moment the widget has rendered the answer
+for the text as typed (``data-citesearch-query`` equals it; it is set after
+the list is in the DOM) is one sample.  A keystroke whose answer is overtaken
+by the next key never finishes: keys are pressed only once the previous one
+was answered.  Prints p50 / p90 / max per site; no number is asserted
+anywhere.  Run it under ``nice`` on a loaded machine and say so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from browser import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from queries import TIMING_QUERIES  # noqa: E402
+from server import SiteServer  # noqa: E402
+
+# {answered: a promise of the ms from the next keydown to the answer for
+# `expected`} (wrapped: Playwright would wait for a bare promise).
+WATCH = """expected => ({ answered: new Promise(resolve => {
+  const box = document.querySelector('[data-citesearch]');
+  let t0 = null;
+  const down = () => { t0 = performance.now(); };
+  box.querySelector('input').addEventListener('keydown', down, { capture: true, once: true });
+  const done = () => {
+    if (box.dataset.citesearchQuery !== expected || t0 === null) return false;
+    observer.disconnect();
+    resolve(performance.now() - t0);
+    return true;
+  };
+  const observer = new MutationObserver(done);
+  observer.observe(box, { attributes: true, attributeFilter: ['data-citesearch-query'] });
+  // An answer that never renders (a failed search) is reported, not waited for.
+  setTimeout(() => { observer.disconnect(); resolve(null); }, 10000);
+}) })"""
+
+
+def type_and_time(page, query: str) -> list[float]:
+    box = page.locator("[data-citesearch] input")
+    times = []
+    for i, char in enumerate(query):
+        typed = query[: i + 1]
+        if not typed.strip():
+            page.keyboard.type(char)
+            continue
+        watch = page.evaluate_handle(WATCH, typed)
+        page.keyboard.type(char)
+        ms = page.evaluate("watch => watch.answered", watch)
+        if ms is None:
+            print(f"  no answer for {typed!r} within 10 s", file=sys.stderr)
+        elif i >= 1:
+            times.append(ms)
+    assert box.input_value() == query
+    return times
+
+
+def clear(page) -> None:
+    page.locator("[data-citesearch] input").fill("")
+    page.wait_for_function("!document.querySelector('[data-citesearch]').dataset.citesearchQuery")
+
+
+def measure(site: Path, queries: list[str]) -> list[float]:
+    with SiteServer(site) as server, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page()
+        page.goto(server.url + "index.html")
+        page.locator("[data-citesearch] input").click()
+        samples = []
+        for query in queries:
+            type_and_time(page, query)  # loads what the query needs
+            clear(page)
+            samples += type_and_time(page, query)
+            clear(page)
+        browser.close()
+    return samples
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("sites", nargs="+", type=Path)
+    parser.add_argument("--corpus", default="fastapi-en", choices=sorted(TIMING_QUERIES))
+    args = parser.parse_args(argv)
+    for site in args.sites:
+        samples = measure(site, TIMING_QUERIES[args.corpus])
+        q = statistics.quantiles(samples, n=10)
+        print(f"{site}: {len(samples)} keystrokes, p50 {statistics.median(samples):.1f} ms, "
+              f"p90 {q[8]:.1f} ms, max {max(samples):.1f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
