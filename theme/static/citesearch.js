@@ -11,8 +11,8 @@ import { expandedPages, keepFocus, renderResults, statusText } from "./widget-vi
 
 const QUERY_PARAM = "q";
 const ALL_LANGUAGES = "*";
-// Passages per answer: enough that several documents show even when one page
-// holds many matching passages (the bench counts the first five documents);
+// Pages per answer (ranking v2 counts pages, each with its first three
+// passages): enough that several screens show without another search;
 // "More results" asks for MORE_LIMIT more.
 const LIMIT = 20;
 const MORE_LIMIT = 20;
@@ -70,7 +70,7 @@ function mountWidget(box) {
   let loading = null;
   let languages = [];
   let latest = 0; // only the newest search may render
-  let limit = LIMIT; // passages asked for, and pages shown, for the query on screen
+  let limit = LIMIT; // pages asked for, for the query on screen
   let pages = PAGES;
   let shownQuery = null;
   const more = document.createElement("button");
@@ -184,7 +184,9 @@ function mountWidget(box) {
   }
 
   function showMore(answer, hiddenPages) {
-    const fetchedAll = answer.results.length >= (answer.total ?? answer.results.length);
+    // `total` counts pages found; results hold up to three passages of each fetched page.
+    const fetchedPages = new Set(answer.results.map((result) => result.page)).size;
+    const fetchedAll = fetchedPages >= (answer.total ?? fetchedPages);
     more.hidden = hiddenPages === 0 && fetchedAll;
     more.textContent = ui.moreResults;
   }
@@ -194,6 +196,9 @@ function mountWidget(box) {
     limit += MORE_LIMIT;
     search({ keep: true });
   });
+
+  // The passages of a page beyond those listed ("N more on this page").
+  const loadMore = (last) => engine.passages(searched, last.lang, last.moreRefs);
 
   // `keep`: the same query asking for more results (the opened pages stay open).
   async function search({ keep = false } = {}) {
@@ -225,7 +230,7 @@ function mountWidget(box) {
       const showFirst = (first) => {
         if (ticket !== latest || first.fuzzy) return;
         activate(-1);
-        renderResults(listbox, first, { pages, ui, expanded });
+        renderResults(listbox, first, { pages, ui, expanded, loadMore });
         status.textContent = ""; // the previous query's count no longer applies
         open(true);
       };
@@ -246,7 +251,7 @@ function mountWidget(box) {
         // Insufficient answers still list their sections, heading only: never a quote.
         const offers = answer.status === "insufficient" ? await retries(answer) : [];
         if (ticket !== latest) return;
-        const { documents, hiddenPages } = renderResults(listbox, answer, { pages, ui, expanded });
+        const { documents, hiddenPages } = renderResults(listbox, answer, { pages, ui, expanded, loadMore });
         showMore(answer, hiddenPages);
         offer(offers);
         say(statusText(answer, documents, ui));

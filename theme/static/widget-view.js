@@ -54,8 +54,6 @@ function headingPath(result) {
 // Chunk text marks code lines and table cells (markdown_ext/text.py).
 const CODE_LINE = "\u2028";
 const CELL = "\t";
-// A page shows its best passages; the rest wait behind "N more on this page".
-export const PASSAGES_PER_PAGE = 3;
 
 // Marks of `text` that fall inside [start, end), shifted to start there.
 function marksWithin(marks, start, end) {
@@ -134,37 +132,47 @@ export function keepFocus(node) {
   node.addEventListener("mousedown", (event) => event.preventDefault());
 }
 
-function moreOnPage(group, extra, ui) {
-  const more = element("button", { type: "button", class: "citesearch-more-here", tabindex: "-1" }, ui.moreOnPage(extra.length));
+// "N more on this page": the engine lists a page's first passages and names
+// the rest (`moreOnPage`, `moreRefs` on the page's last result); `load(result)`
+// fetches them, and they are inserted as options above the button.
+function moreOnPage(group, last, ui, load, makeOption) {
+  const more = element("button", { type: "button", class: "citesearch-more-here", tabindex: "-1" }, ui.moreOnPage(last.moreOnPage));
   keepFocus(more);
-  more.addEventListener("click", (event) => {
-    event.preventDefault();
-    for (const node of extra) node.hidden = false;
+  const reveal = async () => {
+    more.disabled = true;
+    const results = await load(last);
+    more.before(...results.map(makeOption));
     more.hidden = true; // not removed: a click outside the box closes the panel
     group.dataset.expanded = "";
+  };
+  more.addEventListener("click", (event) => {
+    event.preventDefault();
+    reveal().catch((error) => console.error(error));
   });
-  return more;
+  return { more, reveal };
 }
 
 // Renders the answer grouped by page: the first `pages` pages shown, each
-// with its best PASSAGES_PER_PAGE passages and "N more on this page"; later
-// pages are rendered hidden (`showPages` reveals them). Returns
-// {documents, hiddenPages}.
-export function renderResults(listbox, answer, { pages = Infinity, ui = null, expanded = new Set() } = {}) {
+// with the passages the engine listed and "N more on this page" (`loadMore`
+// fetches the rest; pages in `expanded` open at once); later pages are
+// rendered hidden. Returns {documents, hiddenPages}.
+export function renderResults(listbox, answer, { pages = Infinity, ui = null, expanded = new Set(), loadMore = null } = {}) {
+  let nextRank = answer.results.length; // loaded passages rank after the listed ones
+  const makeOption = (result) => option(result, nextRank++, answer.query);
   const groups = pagesOf(answer.results).map((page, index) => {
     const labelId = `citesearch-group-${index}`;
     const first = page.results[0][0];
+    const last = page.results[page.results.length - 1][0];
     const group = element(
       "div",
       { role: "group", class: "citesearch-group", "aria-labelledby": labelId, lang: first.lang, "data-page": page.key },
       element("div", { id: labelId, class: "citesearch-doc", role: "presentation" }, first.doc.title)
     );
-    const options = page.results.map(([result, rank]) => option(result, rank, answer.query));
-    const extra = options.slice(PASSAGES_PER_PAGE);
-    group.append(...options);
-    if (extra.length && ui && !expanded.has(page.key)) {
-      for (const node of extra) node.hidden = true;
-      group.append(moreOnPage(group, extra, ui));
+    group.append(...page.results.map(([result, rank]) => option(result, rank, answer.query)));
+    if (last.moreOnPage > 0 && ui && loadMore) {
+      const { more, reveal } = moreOnPage(group, last, ui, loadMore, makeOption);
+      group.append(more);
+      if (expanded.has(page.key)) reveal().catch((error) => console.error(error));
     }
     group.hidden = index >= pages;
     return group;
@@ -173,7 +181,6 @@ export function renderResults(listbox, answer, { pages = Infinity, ui = null, ex
   return { documents: groups.length, hiddenPages: groups.filter((g) => g.hidden).length };
 }
 
-// Pages whose "N more" the reader opened: kept open when more results come in.
 export function expandedPages(listbox) {
   return new Set([...listbox.querySelectorAll(".citesearch-group[data-expanded]")].map((g) => g.dataset.page));
 }
