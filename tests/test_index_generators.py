@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from browser_support import cli_search, run_cli, serve
-from test_mkdocs import land_from_the_box
+from mkdocs_support import land_from_the_box
 
 REALSITES = Path(__file__).resolve().parents[2] / "shared" / "realsites"
 TYPER = next((p for p in (REALSITES / "typer", Path("/work/shared/realsites/typer")) if p.is_dir()), REALSITES / "typer")
