@@ -3,9 +3,11 @@ sticky tabs, instant navigation, a default/slate palette toggle, admonitions and
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from browser_support import INPUT, OPTIONS, serve
 from look_support import (PANEL, WCAG_AA, ask, background, contrasts, document_width, mkdocs_build,
@@ -164,10 +166,16 @@ def test_a_landed_admonition_is_highlighted_over_material_own_admonition_style(m
     landed = page.locator(".admonition.citesearch-landed")
     landed.wait_for()
     assert landed.locator("mark.citesearch-term").count() > 0
-    style = landed.evaluate("""el => { const s = getComputedStyle(el);
+    style_of = """el => { const s = getComputedStyle(el);
         const probe = document.createElement('div'); probe.style.color = 'var(--md-accent-fg-color)';
         document.body.append(probe); const accent = getComputedStyle(probe).color; probe.remove();
-        return {shadow: s.boxShadow, accent}; }""")
+        return {shadow: s.boxShadow, accent}; }"""
+    # Material animates an admonition's box-shadow: wait for the end of that transition, not its middle.
+    with contextlib.suppress(PlaywrightTimeout):
+        page.wait_for_function(f"() => ({style_of})(document.querySelector('.admonition.citesearch-landed'))"
+                               ".shadow.includes(({style_of})(document.querySelector('.admonition.citesearch-landed')).accent)",
+                               timeout=5000)
+    style = landed.evaluate(style_of)
     assert style["accent"] in style["shadow"], style  # the accent edge, not Material's plain admonition shadow
     assert min(contrasts(page, ".admonition.citesearch-landed mark.citesearch-term")) >= WCAG_AA
 

@@ -74,10 +74,9 @@ def test_result_titles_and_headings_are_plain_text_over_the_whole_index(sites, n
 # hits a long page (release notes) has (issue 17.5). Same engine as the widget: `citesearch search --json`.
 ANSWERS = [
     pytest.param("mkdocs", "google analytics", "user-guide/choosing-your-theme/", id="mkdocs: google analytics"),
-    # Today 5 passages of advanced/authentication come first, the answer (proxies#authentication) 9th.
-    pytest.param("httpx", "proxy authentication", "advanced/proxies/", id="httpx: proxy authentication",
-                 marks=pytest.mark.xfail(strict=False, reason="passages ranked one by one (ranking v1); "
-                                         "ranking v2 ranks pages first (issue 18, not merged here)")),
+    # Under ranking v1, 5 passages of advanced/authentication came first and the answer (proxies#authentication)
+    # 9th; ranking v2 ranks pages first and lists at most three passages of each.
+    pytest.param("httpx", "proxy authentication", "advanced/proxies/", id="httpx: proxy authentication"),
     pytest.param("typer", "progress bar", "tutorial/progressbar/", id="typer: progress bar"),
 ]
 
