@@ -172,9 +172,11 @@ def test_a_landed_admonition_is_highlighted_over_material_own_admonition_style(m
         return {shadow: s.boxShadow, accent}; }"""
     # Material animates an admonition's box-shadow: wait for the end of that transition, not its middle.
     with contextlib.suppress(PlaywrightTimeout):
-        page.wait_for_function(f"() => ({style_of})(document.querySelector('.admonition.citesearch-landed'))"
-                               ".shadow.includes(({style_of})(document.querySelector('.admonition.citesearch-landed')).accent)",
-                               timeout=5000)
+        page.wait_for_function(
+            f"() => {{ const s = ({style_of})(document.querySelector('.admonition.citesearch-landed'));"
+            " return s.shadow.includes(s.accent); }",
+            timeout=5000,
+        )
     style = landed.evaluate(style_of)
     assert style["accent"] in style["shadow"], style  # the accent edge, not Material's plain admonition shadow
     assert min(contrasts(page, ".admonition.citesearch-landed mark.citesearch-term")) >= WCAG_AA
