@@ -42,7 +42,7 @@ def land_from_the_box(page, url: str, query: str, *, reload: bool = True) -> str
     assert first.locator(".citesearch-quote").inner_text().strip()
     anchor = first.get_attribute("data-ref").split("#", 1)[1]
     first.locator("a").click()
-    page.wait_for_function("a => document.body.querySelector(`[data-chunk='${a}'].citesearch-landed`)", arg=anchor)
+    page.wait_for_function("a => document.querySelector(`[data-chunk='${a}'].citesearch-landed`)", arg=anchor)
     in_view = page.evaluate(
         """a => { const r = document.getElementById(a).getBoundingClientRect();
                   return r.bottom > 0 && r.top < innerHeight; }""",

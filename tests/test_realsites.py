@@ -120,7 +120,7 @@ def test_a_reader_searches_from_the_box_and_lands_on_the_quoted_passage(sites, s
             anchor = first.get_attribute("data-ref").split("#", 1)[1]
             first.locator("a").click()
             # The passage's page, its anchor in the URL, the element there and highlighted.
-            page.wait_for_function("a => document.body.querySelector(`[data-chunk='${a}'].citesearch-landed`)", arg=anchor)
+            page.wait_for_function("a => document.querySelector(`[data-chunk='${a}'].citesearch-landed`)", arg=anchor)
             assert page.evaluate("decodeURIComponent(location.hash)") == f"#{anchor}", query
             assert page.evaluate("a => document.getElementById(a) !== null", anchor), query
 
