@@ -13,7 +13,7 @@ import pytest
 
 from citesearch import ContentError, build
 from citesearch.engine import contract
-from citesearch.engine.shards import chunk_file
+from citesearch.engine.shards import chunk_file, term_files
 from conftest import BASIC_SITE, REPO
 
 
@@ -32,11 +32,15 @@ def test_every_public_document_becomes_a_page_at_its_id(basic_built: Path):
     assert (basic_built / "img/logo.svg").is_file()
 
 
+def reader(site: Path):
+    return lambda name: json.loads((site / "search" / name).read_text(encoding="utf-8"))
+
+
 def test_every_chunk_anchor_is_an_id_in_its_page_and_marks_its_blocks(basic_built: Path):
     manifest = json.loads((basic_built / "search/manifest.json").read_text())
     for entry in manifest["languages"].values():
         for ref in range(entry["chunks_count"]):
-            data = json.loads((basic_built / "search" / chunk_file(entry["chunks"], ref)).read_text())
+            data = json.loads((basic_built / "search" / chunk_file(entry["chunks"], ref, reader(basic_built))).read_text())
             doc_index, anchor, _heading, _text = data["chunks"][ref - data["first"]]
             html = (basic_built / data["docs"][doc_index][2]).read_text()
             assert f'id="{anchor}"' in html
@@ -56,17 +60,25 @@ def test_manifest_names_every_shard_by_content_hash(basic_built: Path):
     assert manifest["format"] == contract.FORMAT_VERSION
     assert sorted(manifest["languages"]) == ["en", "ru", "zh"]
     for lang, entry in manifest["languages"].items():
-        for key, kind in (("terms", "terms"), ("dictionary", "dict")):
-            for *_, name in entry[key]:
+        read = reader(basic_built)
+        listed = read(entry["dictionary"])["files"]
+        for kind, names in (("termlist", [name for _, name in entry["terms"]]),
+                            ("terms", [name for _, name in term_files(entry, read)]),
+                            ("dictlist", [entry["dictionary"]]), ("dict", [name for *_, name in listed])):
+            for name in names:
                 data = (basic_built / "search" / name).read_bytes()
                 assert name.split(".")[-2] == hashlib.sha256(data).hexdigest()[:16]
                 assert name.startswith(f"{kind}.{lang}.")
         # The chunk files of a group of refs: one hash of all their bytes, in order.
         chunks = entry["chunks"]
         per_group = chunks["per_file"] * chunks["files_per_group"]
-        for group, digest in enumerate(chunks["groups"]):
+        groups = [group for name in chunks["lists"] for group in read(f"chunks/list.{name}.json")["groups"]]
+        for name in chunks["lists"]:
+            data = (basic_built / "search" / f"chunks/list.{name}.json").read_bytes()
+            assert hashlib.sha256(data).hexdigest()[:16] == name
+        for group, digest in enumerate(groups):
             refs = range(group * per_group, min((group + 1) * per_group, entry["chunks_count"]))
-            names = sorted({chunk_file(chunks, ref) for ref in refs}, key=lambda n: int(n.split(".")[-2]))
+            names = sorted({chunk_file(chunks, ref, read) for ref in refs}, key=lambda n: int(n.split(".")[-2]))
             bodies = [(basic_built / "search" / name).read_bytes() for name in names]
             assert hashlib.sha256(b"\0".join(bodies)).hexdigest()[:16] == digest
 
@@ -76,7 +88,7 @@ def test_the_index_has_no_positions_and_numeric_refs(basic_built: Path):
     entry = manifest["languages"]["en"]
     assert manifest["fields"] == ["title", "heading", "body"]
     terms = []
-    for first, name in entry["terms"]:
+    for first, name in term_files(entry, reader(basic_built)):
         rows = json.loads((basic_built / "search" / name).read_text())["terms"]
         assert rows[0][0] == first
         for term, term_index, *per_field, per_page in rows:

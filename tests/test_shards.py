@@ -47,15 +47,19 @@ def _two_indexes(content: Path, out: Path, tiny: bool = True) -> TwoIndexes:
     pages = search_pages(assembled.pages)
     with pytest.MonkeyPatch.context() as patch:
         # Tiny files, so that prefixes and fuzzy neighbours span many of them.
-        for name, size in (("TERMS_FILE_BYTES", 300), ("DICTIONARY_FILE_BYTES", 200),
-                           ("CHUNKS_PER_FILE", 2), ("CHUNK_FILES_PER_GROUP", 3)) if tiny else ():
+        for name, size in (("TERMS_FILE_BYTES", 300), ("DICTIONARY_FILE_BYTES", 200), ("LISTING_FILE_BYTES", 100),
+                           ("CHUNKS_PER_FILE", 2), ("CHUNK_FILES_PER_GROUP", 2), ("CHUNK_GROUPS_PER_LIST", 1)) if tiny else ():
             patch.setattr(contract, name, size)
         files = build_search_files(pages, "en", {"name": "test"})
     for name, data in files.items():
         (out / name).parent.mkdir(parents=True, exist_ok=True)
         (out / name).write_bytes(data)
     manifest = json.loads(files["search/manifest.json"])
-    assert len(manifest["languages"]["en"]["terms"]) > 5
+    entry = manifest["languages"]["en"]
+    read = lambda name: json.loads(files[f"search/{name}"])  # noqa: E731
+    assert len(shards.term_files(entry, read)) > 5
+    if tiny:  # every level of the layout holds several files
+        assert len(entry["terms"]) > 2 and len(entry["chunks"]["lists"]) > 1
     full, terms = {}, {}
     for lang in sorted({page.lang for page in pages}):
         chunks = [c for page in pages if page.lang == lang for c in page.chunks if c.text]
@@ -181,9 +185,13 @@ def test_a_query_reads_only_the_term_files_of_its_terms(content_indexes):
     manifest = json.loads((content_indexes.site / "search/manifest.json").read_text(encoding="utf-8"))
     entry = dict(manifest["languages"]["en"])
     # Cut the English terms into one file per term, to see which files a query reads.
-    rows = [row for _, name in entry["terms"] for row in json.loads((content_indexes.site / "search" / name).read_text())["terms"]]
+    read_site = lambda name: json.loads((content_indexes.site / "search" / name).read_text(encoding="utf-8"))  # noqa: E731
+    rows = [row for _, name in shards.term_files(entry, read_site) for row in read_site(name)["terms"]]
     files = {f"t{i}": {"terms": [row]} for i, row in enumerate(rows)}
-    entry["terms"] = [[row[0], f"t{i}"] for i, row in enumerate(rows)]
+    # One term list per ten files, so a query reads the lists of its terms only.
+    for start in range(0, len(rows), 10):
+        files[f"list{start}"] = {"terms": [[row[0], f"t{i}"] for i, row in enumerate(rows) if start <= i < start + 10]}
+    entry["terms"] = [[rows[start][0], f"list{start}"] for start in range(0, len(rows), 10)]
     read_names: list[str] = []
 
     def read(name):
@@ -194,7 +202,10 @@ def test_a_query_reads_only_the_term_files_of_its_terms(content_indexes):
 
     found = shards.run(shards.ShardedIndex(entry, manifest["fields"], read), "stable anchors", prefix=False)
     assert found.hits and not found.fuzzy
-    assert sorted(files[name]["terms"][0][0] for name in read_names) == ["anchor", "stabl"]
+    terms_read = sorted(files[name]["terms"][0][0] for name in read_names if name.startswith("t"))
+    assert terms_read == ["anchor", "stabl"]
+    lists_read = [name for name in read_names if name.startswith("list")]
+    assert len(lists_read) == len(set(lists_read)) <= 2
 
 
 # --- a damaged site: one clear message, exit 2, no traceback -------------------
@@ -240,7 +251,8 @@ def test_search_with_an_unknown_format_names_both_versions(capsys, site_copy):
 
 
 def test_search_with_a_missing_file_names_it(capsys, site_copy):
-    for _, name in manifest_of(site_copy)["languages"]["en"]["terms"]:
+    read = lambda name: json.loads((site_copy / "search" / name).read_text(encoding="utf-8"))  # noqa: E731
+    for _, name in shards.term_files(manifest_of(site_copy)["languages"]["en"], read):
         (site_copy / "search" / name).unlink()
     message = search_fails(capsys, site_copy)
     assert "/search/terms.en." in message and "missing" in message
@@ -256,19 +268,21 @@ def test_every_ref_is_in_the_chunk_file_its_number_names(content_indexes):
     """The file of a ref follows from the ref (no lookup file): every ref of
     every language is found, once, in the file ``chunk_file`` names."""
     manifest = json.loads((content_indexes.site / "search/manifest.json").read_text(encoding="utf-8"))
+    read = lambda name: json.loads((content_indexes.site / "search" / name).read_text(encoding="utf-8"))  # noqa: E731
     for entry in manifest["languages"].values():
         seen = []
         for ref in range(entry["chunks_count"]):
-            data = json.loads((content_indexes.site / "search" / shards.chunk_file(entry["chunks"], ref)).read_text())
+            data = read(shards.chunk_file(entry["chunks"], ref, read))
             assert data["first"] <= ref < data["first"] + len(data["chunks"])
             seen.append((data["first"], ref - data["first"]))
         assert len(set(seen)) == entry["chunks_count"]
         names = {p.name for p in (content_indexes.site / "search/chunks").iterdir()}
-        assert {shards.chunk_file(entry["chunks"], ref).split("/")[1] for ref in range(entry["chunks_count"])} <= names
+        assert {shards.chunk_file(entry["chunks"], ref, read).split("/")[1] for ref in range(entry["chunks_count"])} <= names
 
 
 def test_search_with_a_file_of_the_wrong_shape_is_refused(capsys, site_copy):
-    for *_, name in manifest_of(site_copy)["languages"]["en"]["terms"]:
+    read = lambda name: json.loads((site_copy / "search" / name).read_text(encoding="utf-8"))  # noqa: E731
+    for _, name in shards.term_files(manifest_of(site_copy)["languages"]["en"], read):
         (site_copy / "search" / name).write_text('{"terms": [["anchor", 1]]}', encoding="utf-8")
     assert "damaged search files" in search_fails(capsys, site_copy)
 

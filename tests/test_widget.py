@@ -411,7 +411,7 @@ def chunk_file_of_each_ref(site):  # type: ignore[no-untyped-def]
     entry = json.loads((site / "search" / "manifest.json").read_text())["languages"]["en"]
     files = {}
     for ref in range(entry["chunks_count"]):
-        name = chunk_file(entry["chunks"], ref)
+        name = chunk_file(entry["chunks"], ref, lambda n: json.loads((site / "search" / n).read_text()))
         data = json.loads((site / "search" / name).read_text())
         doc_index, anchor, *_ = data["chunks"][ref - data["first"]]
         files[f"{data['docs'][doc_index][0]}#{anchor}"] = name

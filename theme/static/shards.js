@@ -33,12 +33,15 @@ export function lastNotAfter(keys, key) {
   return low - 1;
 }
 
-// The chunk file of a ref, from a language's `chunks` manifest entry
-// (chunk_file in engine/shards.py).
-export function chunkFile(chunks, ref) {
+// The chunk file of a ref, from a language's `chunks` manifest entry and the
+// chunk list of the ref's group, read by `load` (chunk_file in engine/shards.py).
+export async function chunkFile(chunks, ref, load) {
   const perGroup = chunks.per_file * chunks.files_per_group;
+  const group = Math.floor(ref / perGroup);
+  const list = chunks.lists[Math.floor(group / chunks.groups_per_list)];
+  const { groups } = await load(`${CHUNK_DIR}/list.${list}.json`);
   const position = Math.floor((ref % perGroup) / chunks.per_file);
-  return `${CHUNK_DIR}/${chunks.groups[Math.floor(ref / perGroup)]}.${position}.json`;
+  return `${CHUNK_DIR}/${groups[group % chunks.groups_per_list]}.${position}.json`;
 }
 
 // A lunr index of some terms, with their original term indices and weights.
@@ -77,18 +80,39 @@ export function createShardedIndex({ lunr, query, analyzer, entry, fields, load 
     }
     return files.get(name);
   };
-  const firsts = entry.terms.map(([first]) => first);
-  const termFile = (term) => lastNotAfter(firsts, term);
+  // entry.terms: [first term, term list]; a term list: [first term, term file].
+  const listFirsts = entry.terms.map(([first]) => first);
+  const listed = async (position) => (await file(entry.terms[position][1])).terms;
 
-  function prefixFiles(prefix) {
-    const first = termFile(prefix);
-    const found = first >= 0 ? [first] : [];
-    for (let p = first + 1; p < firsts.length && firsts[p].startsWith(prefix); p++) found.push(p);
+  // [term list, entry] of the file that would hold `term`, or null.
+  async function termFile(term) {
+    const position = lastNotAfter(listFirsts, term);
+    if (position < 0) return null;
+    const at = lastNotAfter((await listed(position)).map(([first]) => first), term);
+    return at >= 0 ? [position, at] : null;
+  }
+
+  // Every file that may hold a term starting with `prefix`: the file of the
+  // prefix itself, then the files whose first term starts with it, in the
+  // term list of the prefix and the lists after it that start with it.
+  async function prefixFiles(prefix) {
+    const start = lastNotAfter(listFirsts, prefix);
+    let last = start;
+    while (last + 1 < listFirsts.length && listFirsts[last + 1].startsWith(prefix)) last++;
+    const found = [];
+    for (let position = Math.max(start, 0); position <= last; position++) {
+      const firsts = (await listed(position)).map(([first]) => first);
+      const own = position === start ? lastNotAfter(firsts, prefix) : -1;
+      firsts.forEach((first, at) => {
+        if (at === own || first.startsWith(prefix)) found.push([position, at]);
+      });
+    }
     return found;
   }
 
   async function neighbours(term) {
-    const names = entry.dictionary
+    const { files: listing } = await file(entry.dictionary);
+    const names = listing
       .filter(([low, high]) => low <= term.length + 1 && high >= term.length - 1)
       .map(([, , name]) => name);
     const dictionaries = await Promise.all(names.map(file));
@@ -100,7 +124,6 @@ export function createShardedIndex({ lunr, query, analyzer, entry, fields, load 
   async function plan(items) {
     const exact = new Set();
     const prefixes = [];
-    const positions = new Set();
     const lists = await Promise.all(
       items.map(async (c) => {
         if (c.wildcardTrailing) {
@@ -109,11 +132,13 @@ export function createShardedIndex({ lunr, query, analyzer, entry, fields, load 
         }
         const terms = c.editDistance > 0 ? await neighbours(c.term) : [c.term];
         for (const term of terms) exact.add(term);
-        return terms.map(termFile).filter((p) => p >= 0);
+        return (await Promise.all(terms.map(termFile))).filter((p) => p !== null);
       }),
     );
-    for (const list of lists) for (const p of list) positions.add(p);
-    const names = [...positions].sort((a, b) => a - b).map((p) => entry.terms[p][1]);
+    const positions = new Map(); // "list,entry" -> [list, entry], each file once
+    for (const list of lists) for (const p of list) positions.set(p.join(), p);
+    const sorted = [...positions.values()].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    const names = await Promise.all(sorted.map(async ([position, at]) => (await listed(position))[at][1]));
     const wanted = (term) => exact.has(term) || prefixes.some((prefix) => term.startsWith(prefix));
     return { names, wanted };
   }
@@ -144,7 +169,7 @@ export function createShardedIndex({ lunr, query, analyzer, entry, fields, load 
 
   // {doc: {id, title, url}, anchor, heading, text} of a ref: one file, named by the ref alone.
   async function chunk(ref) {
-    const data = await file(chunkFile(entry.chunks, ref));
+    const data = await file(await chunkFile(entry.chunks, ref, file));
     const [docIndex, anchor, heading, text] = data.chunks[ref - data.first];
     const [id, title, url] = data.docs[docIndex];
     return { doc: { id, title, url }, anchor, heading, text };

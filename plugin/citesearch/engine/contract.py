@@ -5,8 +5,11 @@ Everything the widget relies on is named here once and written into
 it does not know.  Layout of ``site/search/`` (one set per language)::
 
     manifest.json                     fixed path, never cached
+    termlist.<lang>.<hash>.json       which term file holds which terms, for some term files
     terms.<lang>.<hash>.json          postings and weights of a range of terms
+    dictlist.<lang>.<hash>.json       which dictionary file holds which terms
     dict.<lang>.<hash>.json           terms of some lengths, for fuzzy expansion
+    chunks/list.<hash>.json           the content hashes of some chunk groups
     chunks/<hash>.<n>.json            documents, anchors, headings and texts of a few refs
 
 The lunr ref of chunk ``i`` is ``str(i)``: numeric refs keep the files small,
@@ -18,16 +21,24 @@ query vector with the document's field vectors over the query's terms,
 divided by the query vector's magnitude: the entries of other terms never
 count, so the partial index scores exactly as the whole one would.
 
-Manifest, per language::
+The manifest stays small whatever the size of the site (format 5): it names
+lists of files, not the files, so a cold search reads the manifest, one term
+list per query term, its term files and the chunk list and chunk files of the
+results it shows; a site ten times larger has ten times more lists, each of
+them no longer.  Manifest, per language::
 
     {"documents": 12, "chunks_count": 80,
-     "terms":      [["first term", "terms.en.<hash>.json"], ...],  # UTF-16 order
-     "dictionary": [[shortest, longest, "dict.en.<hash>.json"], ...],
-     "chunks":     {"per_file": 4, "files_per_group": 24, "groups": ["<hash>", ...]}}
+     "terms":      [["first term", "termlist.en.<hash>.json"], ...],  # UTF-16 order
+     "dictionary": "dictlist.en.<hash>.json",
+     "chunks":     {"per_file": 4, "files_per_group": 24, "groups_per_list": 256,
+                    "lists": ["<hash>", ...]}}
 
-A term lives in the last term file whose first term is not after it (terms
-ordered by UTF-16 code units, as lunr.js orders them); the terms starting
-with a prefix are consecutive.  ``terms.<lang>.json``::
+``termlist.<lang>.json`` is ``{"terms": [["first term", "terms.en.<hash>.json"], ...]}``;
+its first term is the one the manifest gives it.  A term lives in the last
+term file whose first term is not after it (terms ordered by UTF-16 code
+units, as lunr.js orders them), found in the last term list whose first term
+is not after it; the terms starting with a prefix are consecutive.
+``terms.<lang>.json``::
 
     {"terms": [["term", term_index, [ref, weight, ...], ...one list per field,
                 [page, page_weight, ...]]]}
@@ -39,16 +50,20 @@ first ref of the page (a page's chunks are consecutive refs, so the page of
 a ref is the largest page start not after it) and ``page_weight`` the BM25
 weight of the term in the whole page (title, headings and bodies), which
 ranks pages (``rank``).  It rides in the term files, so it is loaded with
-the term, lazily, and costs no file of its own.  ``dict.<lang>.json`` lists terms by length in UTF-16 code
-units, then UTF-16 order: ``{"terms": [...]}``; an edit-distance-1 neighbour
-of a term is at most one unit longer or shorter.
+the term, lazily, and costs no file of its own.
+
+The dictionary is read only by the fuzzy fallback (no exact hit):
+``dictlist.<lang>.json`` is ``{"files": [[shortest, longest, "dict.en.<hash>.json"], ...]}``
+and ``dict.<lang>.json`` lists terms by length in UTF-16 code units, then
+UTF-16 order: ``{"terms": [...]}``; an edit-distance-1 neighbour of a term is
+at most one unit longer or shorter.
 
 The chunks of refs ``first`` to ``first + per_file - 1`` are in one file, and
 the files of ``per_file * files_per_group`` consecutive refs share one content
-hash (``groups``: the first group's hash, the second's ...), so a ref's file
-follows from the ref alone (``shards.chunk_file``): a result's file is asked for as
-soon as the ranking names the ref, with no file in between.
-``chunks/<hash>.<n>.json``::
+hash; ``groups_per_list`` consecutive groups' hashes are in one chunk list,
+``chunks/list.<hash>.json`` = ``{"groups": ["<hash>", ...]}``, named by the
+manifest's ``lists``.  So a ref's file follows from the ref and its group's
+list (``shards.chunk_file``).  ``chunks/<hash>.<n>.json``::
 
     {"first": 8,
      "docs":   [["guide/install", "Install", "guide/install.html"], ...],
@@ -64,7 +79,9 @@ import json
 
 # 4: term rows end with page-level postings (ranking v2); chunk text keeps code
 # lines and table cells (markdown_ext/text.py).
-FORMAT_VERSION = 4
+# 5: the manifest names lists of term, dictionary and chunk files, not the
+# files: its size no longer grows with the site (issue 19, cold bytes).
+FORMAT_VERSION = 5
 
 SEARCH_DIR = "search"
 MANIFEST_NAME = "manifest.json"
@@ -115,8 +132,17 @@ DICTIONARY_FILE_BYTES = 48_000
 CHUNKS_PER_FILE = 4
 CHUNK_FILES_PER_GROUP = 24
 
+# A list of files (term list, dictionary list) of about this many bytes: each
+# entry is ~45 bytes, so ~180 files per list (~4 KB gzipped).  A 100,000-page
+# site has ~10,000 term files: ~60 lists in the manifest.
+LISTING_FILE_BYTES = 8_000
+# Chunk group hashes per chunk list (17 bytes each: ~4.4 KB, ~2.5 KB gzipped).
+CHUNK_GROUPS_PER_LIST = 256
+
 TERMS_KIND = "terms"
+TERM_LIST_KIND = "termlist"
 DICTIONARY_KIND = "dict"
+DICTIONARY_LIST_KIND = "dictlist"
 
 
 def shard_name(kind: str, lang: str, digest: str) -> str:
@@ -125,6 +151,10 @@ def shard_name(kind: str, lang: str, digest: str) -> str:
 
 def chunk_file_name(group_hash: str, position: int) -> str:
     return f"{CHUNK_DIR}/{group_hash}.{position}.json"
+
+
+def chunk_list_name(list_hash: str) -> str:
+    return f"{CHUNK_DIR}/list.{list_hash}.json"
 
 
 

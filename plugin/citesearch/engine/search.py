@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from . import analyzer, contract, query, quote, rank
-from .shards import ShardedIndex, chunk_file
+from .shards import ShardedIndex
 from .site_files import SiteFiles, check_manifest
 from ..errors import UsageError
 
@@ -54,11 +54,10 @@ class Shard:
         self.lang = lang
         self.read = read
         self.index = ShardedIndex(entry, fields, read)
-        self.chunks = entry["chunks"]
 
     def chunk(self, ref: int) -> tuple[list, list, str]:
         """``(doc, chunk, text)`` of a ref: ``[id, title, url]``, ``[doc, anchor, heading]``."""
-        data = self.read(chunk_file(self.chunks, ref))
+        data = self.read(self.index.chunk_file(ref))
         row = data["chunks"][ref - data["first"]]
         return data["docs"][row[0]], row[:3], row[3]
 

@@ -45,46 +45,84 @@ def within_one_edit(a: str, b: str) -> bool:
     return a[1:] == b if len(a) > len(b) else b[1:] == a
 
 
-def chunk_file(chunks: dict, ref: int) -> str:
-    """The chunk file of ``ref``, from a language's ``chunks`` manifest entry."""
+def chunk_file(chunks: dict, ref: int, load: Load) -> str:
+    """The chunk file of ``ref``, from a language's ``chunks`` manifest entry
+    and the chunk list of the ref's group (read by ``load``)."""
     per_group = chunks["per_file"] * chunks["files_per_group"]
-    return contract.chunk_file_name(chunks["groups"][ref // per_group], ref % per_group // chunks["per_file"])
+    group = ref // per_group
+    listed = load(contract.chunk_list_name(chunks["lists"][group // chunks["groups_per_list"]]))["groups"]
+    return contract.chunk_file_name(listed[group % chunks["groups_per_list"]], ref % per_group // chunks["per_file"])
+
+
+def term_files(entry: dict, load: Load) -> list[list]:
+    """Every ``[first term, term file]`` of a language, in term order, from its term lists."""
+    return [listed for _, name in entry["terms"] for listed in load(name)["terms"]]
+
+
+def last_not_after(keys: list, key) -> int:
+    """Position of the last key not after ``key``, -1 when every key is after it."""
+    return bisect.bisect_right(keys, key) - 1
 
 
 class ShardedIndex:
-    """Fetches term files on demand; every file is read once."""
+    """Fetches term lists and term files on demand; every file is read once."""
 
     def __init__(self, entry: dict, fields: list[str], load: Load):
         self.entry = entry
         self.fields = fields
         self.load = load
-        self.firsts = [utf16_key(first) for first, _ in entry["terms"]]
+        self.lists = entry["terms"]  # [[first term, term list file], ...]
+        self.list_firsts = [utf16_key(first) for first, _ in self.lists]
         self.files: dict[str, dict] = {}
+        self.firsts: dict[int, list[bytes]] = {}  # term list position -> its files' first terms
 
     def _file(self, name: str) -> dict:
         if name not in self.files:
             self.files[name] = self.load(name)
         return self.files[name]
 
-    def _term_file(self, term: str) -> int | None:
-        position = bisect.bisect_right(self.firsts, utf16_key(term)) - 1
-        return position if position >= 0 else None
+    def chunk_file(self, ref: int) -> str:
+        return chunk_file(self.entry["chunks"], ref, self._file)
 
-    def _prefix_files(self, prefix: str) -> list[int]:
-        first = self._term_file(prefix)
-        found = [] if first is None else [first]
-        start = 0 if first is None else first + 1
-        for position in range(start, len(self.firsts)):
-            if not self.entry["terms"][position][0].startswith(prefix):
-                break
-            found.append(position)
+    def _listed(self, position: int) -> list[list]:
+        """The ``[first term, term file]`` entries of a term list."""
+        listed = self._file(self.lists[position][1])["terms"]
+        if position not in self.firsts:
+            self.firsts[position] = [utf16_key(first) for first, _ in listed]
+        return listed
+
+    def _term_file(self, term: str) -> tuple[int, int] | None:
+        """(term list, entry) of the file that would hold ``term``."""
+        key = utf16_key(term)
+        position = last_not_after(self.list_firsts, key)
+        if position < 0:
+            return None
+        self._listed(position)
+        entry = last_not_after(self.firsts[position], key)
+        return (position, entry) if entry >= 0 else None
+
+    def _prefix_files(self, prefix: str) -> list[tuple[int, int]]:
+        """Every file that may hold a term starting with ``prefix``: the file of
+        the prefix itself, then the files whose first term starts with it, in
+        the term list of the prefix and the lists after it that start with it."""
+        key = utf16_key(prefix)
+        start = last_not_after(self.list_firsts, key)
+        last = start
+        while last + 1 < len(self.lists) and self.lists[last + 1][0].startswith(prefix):
+            last += 1
+        found = []
+        for position in range(max(start, 0), last + 1):
+            listed = self._listed(position)
+            own = last_not_after(self.firsts[position], key) if position == start else -1
+            found += [(position, e) for e, (first, _) in enumerate(listed) if e == own or first.startswith(prefix)]
         return found
 
     def _neighbours(self, term: str) -> list[str]:
         """Dictionary terms within one edit (lengths in UTF-16 units, as the
         files are cut; a code point edit moves that length by up to 2)."""
         length = utf16_length(term)
-        names = [name for low, high, name in self.entry["dictionary"] if low <= length + 2 and high >= length - 2]
+        listed = self._file(self.entry["dictionary"])["files"]
+        names = [name for low, high, name in listed if low <= length + 2 and high >= length - 2]
         return [other for name in names for other in self._file(name)["terms"] if within_one_edit(term, other)]
 
     def plan(self, items: Iterable[query.Clause]) -> tuple[list[str], Callable[[str], bool]]:
@@ -92,7 +130,7 @@ class ShardedIndex:
         of those terms (exact terms, prefixes, neighbours within one edit)."""
         exact: set[str] = set()
         prefixes: list[str] = []
-        positions: set[int] = set()
+        positions: set[tuple[int, int]] = set()
         for clause in items:
             if clause.wildcard_trailing:
                 prefixes.append(clause.term)
@@ -101,7 +139,7 @@ class ShardedIndex:
             terms = self._neighbours(clause.term) if clause.edit_distance else [clause.term]
             exact.update(terms)
             positions.update(p for p in map(self._term_file, terms) if p is not None)
-        names = [self.entry["terms"][p][1] for p in sorted(positions)]
+        names = [self._listed(p)[e][1] for p, e in sorted(positions)]
         return names, lambda term: term in exact or any(term.startswith(prefix) for prefix in prefixes)
 
     def rows(self, items: Iterable[query.Clause]) -> list[list]:

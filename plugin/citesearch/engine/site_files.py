@@ -108,17 +108,14 @@ def check_manifest(manifest: dict, where: Path) -> None:
         need(isinstance(entry, dict), f"language {lang!r} must be an object")
         chunks = entry.get("chunks")
         need(isinstance(chunks, dict), f"{lang}: 'chunks' must be an object")
-        for key in ("per_file", "files_per_group"):
+        for key in ("per_file", "files_per_group", "groups_per_list"):
             value = chunks.get(key)
             need(type(value) is int and value >= 1, f"{lang}: chunks '{key}' must be a whole number of at least 1, got {value!r}")
-        need(isinstance(chunks.get("groups"), list) and all(isinstance(g, str) for g in chunks["groups"]),
-             f"{lang}: chunks 'groups' must be a list of names")
+        need(isinstance(chunks.get("lists"), list) and all(isinstance(g, str) for g in chunks["lists"]),
+             f"{lang}: chunks 'lists' must be a list of names")
         terms = entry.get("terms")
         need(isinstance(terms, list) and all(
             isinstance(t, list) and len(t) == 2 and all(isinstance(x, str) for x in t) for t in terms
-        ), f"{lang}: 'terms' must be a list of [first term, file name]")
+        ), f"{lang}: 'terms' must be a list of [first term, term list name]")
         dictionary = entry.get("dictionary")
-        need(isinstance(dictionary, list) and all(
-            isinstance(d, list) and len(d) == 3 and type(d[0]) is int and type(d[1]) is int and isinstance(d[2], str)
-            for d in dictionary
-        ), f"{lang}: 'dictionary' must be a list of [shortest, longest, file name]")
+        need(isinstance(dictionary, str), f"{lang}: 'dictionary' must be the name of the dictionary list")

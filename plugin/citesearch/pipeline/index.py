@@ -143,10 +143,20 @@ def _term_files(lang: str, rows: list[list], files: dict[str, bytes]) -> list[li
         part = [rows[i] for i in group]
         name = _add(files, lambda h: contract.shard_name(contract.TERMS_KIND, lang, h), {"terms": part})
         listing.append([part[0][0], name])
-    return listing
+    return _term_lists(lang, listing, files)
 
 
-def _dictionary_files(lang: str, terms: list[str], files: dict[str, bytes]) -> list[list]:
+def _term_lists(lang: str, listing: list[list], files: dict[str, bytes]) -> list[list]:
+    """The manifest's ``terms``: the term files' ``[first term, name]`` entries cut into lists."""
+    sizes = [len(first.encode("utf-8")) + len(name) + 8 for first, name in listing]
+    lists = []
+    for group in grouped(listing, sizes, contract.LISTING_FILE_BYTES):
+        part = [listing[i] for i in group]
+        lists.append([part[0][0], _add(files, lambda h: contract.shard_name(contract.TERM_LIST_KIND, lang, h), {"terms": part})])
+    return lists
+
+
+def _dictionary_files(lang: str, terms: list[str], files: dict[str, bytes]) -> str:
     """The terms again, by length: an edit-distance-1 neighbour is one unit longer or shorter."""
     terms = sorted(terms, key=lambda term: (utf16_length(term), utf16_key(term)))
     sizes = [len(term.encode("utf-8")) + 3 for term in terms]
@@ -155,15 +165,16 @@ def _dictionary_files(lang: str, terms: list[str], files: dict[str, bytes]) -> l
         part = [terms[i] for i in group]
         name = _add(files, lambda h: contract.shard_name(contract.DICTIONARY_KIND, lang, h), {"terms": part})
         listing.append([utf16_length(part[0]), utf16_length(part[-1]), name])
-    return listing
+    return _add(files, lambda h: contract.shard_name(contract.DICTIONARY_LIST_KIND, lang, h), {"files": listing})
 
 
 def _chunk_files(chunks: list[Chunk], owners: list[SearchPage], files: dict[str, bytes]) -> dict:
     """Documents, anchors, headings and texts of the chunks, a few refs per file.
 
-    A ref's file follows from the ref alone (``shards.chunk_file``), so a
-    result's file is asked for as soon as the ref is known; one digest names
-    the files of a group of consecutive refs.
+    A ref's file follows from the ref and its group's chunk list
+    (``shards.chunk_file``), so a result's file is asked for as soon as the
+    ref is known; one digest names the files of a group of consecutive refs,
+    one chunk list the digests of ``CHUNK_GROUPS_PER_LIST`` groups.
     """
     per_file, per_group = contract.CHUNKS_PER_FILE, contract.CHUNKS_PER_FILE * contract.CHUNK_FILES_PER_GROUP
     groups = []
@@ -184,7 +195,11 @@ def _chunk_files(chunks: list[Chunk], owners: list[SearchPage], files: dict[str,
         for position, body in enumerate(bodies):
             files[contract.chunk_file_name(name, position)] = body
         groups.append(name)
-    return {"per_file": per_file, "files_per_group": contract.CHUNK_FILES_PER_GROUP, "groups": groups}
+    per_list = contract.CHUNK_GROUPS_PER_LIST
+    lists = [_add(files, lambda h: contract.chunk_list_name(h[: contract.HASH_LENGTH]), {"groups": groups[i : i + per_list]})
+             for i in range(0, len(groups), per_list)]
+    return {"per_file": per_file, "files_per_group": contract.CHUNK_FILES_PER_GROUP, "groups_per_list": per_list,
+            "lists": [name.split(".")[-2] for name in lists]}
 
 
 def index_documents(pages: Sequence[ParsedDocument], default_lang: str, generator: dict) -> dict[str, bytes]:
