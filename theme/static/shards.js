@@ -44,6 +44,25 @@ export async function chunkFile(chunks, ref, load) {
   return `${CHUNK_DIR}/${groups[group % chunks.groups_per_list]}.${position}.json`;
 }
 
+// A term row as read (decoded in engine/shards.py): refs from their gaps,
+// weights from thousandths (n / 1000 is the float the decimal parses to).
+export function decodeRow([term, termIndex, ...lists]) {
+  return [
+    term,
+    termIndex,
+    ...lists.map((flat) => {
+      const out = new Array(flat.length);
+      let ref = 0;
+      for (let i = 0; i < flat.length; i += 2) {
+        ref += flat[i];
+        out[i] = ref;
+        out[i + 1] = flat[i + 1] / 1000;
+      }
+      return out;
+    }),
+  ];
+}
+
 // A lunr index of some terms, with their original term indices and weights.
 export function assemble(lunr, fields, rows) {
   const sorted = [...rows].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
@@ -147,7 +166,7 @@ export function createShardedIndex({ lunr, query, analyzer, entry, fields, load 
   async function rows(items) {
     const { names, wanted } = await plan(items);
     const data = await Promise.all(names.map(file));
-    return data.flatMap((d) => d.terms.filter((row) => wanted(row[0])));
+    return data.flatMap((d) => d.terms.filter((row) => wanted(row[0])).map(decodeRow));
   }
 
   // Only the matching terms of the files: a smaller index loads faster.

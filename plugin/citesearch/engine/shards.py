@@ -10,6 +10,7 @@ scores are those of the whole index.
 from __future__ import annotations
 
 import bisect
+from itertools import accumulate
 from typing import Callable, Iterable
 
 import lunr
@@ -57,6 +58,18 @@ def chunk_file(chunks: dict, ref: int, load: Load) -> str:
 def term_files(entry: dict, load: Load) -> list[list]:
     """Every ``[first term, term file]`` of a language, in term order, from its term lists."""
     return [listed for _, name in entry["terms"] for listed in load(name)["terms"]]
+
+
+def decoded(row: list) -> list:
+    """A term row as read (``pipeline.index.encoded`` undone): refs from their
+    gaps, weights from thousandths."""
+    lists = []
+    for flat in row[2:]:
+        out = [0] * len(flat)
+        out[0::2] = accumulate(flat[0::2])
+        out[1::2] = [weight / 1000 for weight in flat[1::2]]
+        lists.append(out)
+    return [row[0], row[1], *lists]
 
 
 def last_not_after(keys: list, key) -> int:
@@ -145,7 +158,7 @@ class ShardedIndex:
     def rows(self, items: Iterable[query.Clause]) -> list[list]:
         """The rows of the terms the clauses can match, in term order."""
         names, wanted = self.plan(items)
-        return [row for name in names for row in self._file(name)["terms"] if wanted(row[0])]
+        return [decoded(row) for name in names for row in self._file(name)["terms"] if wanted(row[0])]
 
     def index(self, items: Iterable[query.Clause]) -> Index:
         """Only the matching terms of the files: a smaller index loads faster."""

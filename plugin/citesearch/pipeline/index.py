@@ -135,12 +135,28 @@ def _add(files: dict[str, bytes], name_of, data: object) -> str:
     return name
 
 
+def encoded(row: list) -> list:
+    """A term row as written (``contract``): each ``[ref, weight, ...]`` list as
+    ref gaps and weights in thousandths, integers that are shorter in JSON.
+
+    Weights are rounded to 3 decimals, so ``round(w * 1000)`` is exact and
+    ``n / 1000`` on either side is the float the decimal itself parses to.
+    """
+    lists = []
+    for flat in row[2:]:
+        out, previous = [0] * len(flat), 0
+        for i in range(0, len(flat), 2):
+            out[i], out[i + 1], previous = flat[i] - previous, round(flat[i + 1] * 1000), flat[i]
+        lists.append(out)
+    return [row[0], row[1], *lists]
+
+
 def _term_files(lang: str, rows: list[list], files: dict[str, bytes]) -> list[list]:
-    # About the JSON length: a term, then "ref,weight," pairs of ~12 characters.
-    sizes = [len(row[0]) + 16 + 6 * sum(len(flat) for flat in row[2:]) for row in rows]
+    # About the JSON length: a term, then "gap,weight," pairs of ~8 characters.
+    sizes = [len(row[0]) + 16 + 4 * sum(len(flat) for flat in row[2:]) for row in rows]
     listing = []
     for group in grouped(rows, sizes, contract.TERMS_FILE_BYTES):
-        part = [rows[i] for i in group]
+        part = [encoded(rows[i]) for i in group]
         name = _add(files, lambda h: contract.shard_name(contract.TERMS_KIND, lang, h), {"terms": part})
         listing.append([part[0][0], name])
     return _term_lists(lang, listing, files)
