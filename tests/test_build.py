@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -61,14 +62,21 @@ def test_manifest_names_every_shard_by_content_hash(basic_built: Path):
     assert sorted(manifest["languages"]) == ["en", "ru", "zh"]
     for lang, entry in manifest["languages"].items():
         read = reader(basic_built)
-        listed = read(entry["dictionary"])["files"]
         for kind, names in (("termlist", [name for _, name in entry["terms"]]),
-                            ("terms", [name for _, name in term_files(entry, read)]),
-                            ("dictlist", [entry["dictionary"]]), ("dict", [name for *_, name in listed])):
+                            ("terms", [name for _, name in term_files(entry, read)])):
             for name in names:
                 data = (basic_built / "search" / name).read_bytes()
                 assert name.split(".")[-2] == hashlib.sha256(data).hexdigest()[:16]
                 assert name.startswith(f"{kind}.{lang}.")
+        # The dictionary files: one hash of all of them, in order of length, start/end, file.
+        dictionary = entry["dictionary"]
+        assert dictionary["name"].startswith(f"dict.{lang}.")
+        parts = {}
+        for path in (basic_built / "search").glob(f"{dictionary['name']}.*.json"):
+            length, kind, bucket = re.fullmatch(r"(\d+)([ps])(\d+)", path.name.split(".")[-2]).groups()
+            parts[(int(length), kind, int(bucket))] = path.read_bytes()
+        assert sorted({length for length, *_ in parts}) == [length for length, _ in dictionary["buckets"]]
+        assert hashlib.sha256(b"\0".join(parts[k] for k in sorted(parts))).hexdigest()[:16] == dictionary["name"].split(".")[-1]
         # The chunk files of a group of refs: one hash of all their bytes, in order.
         chunks = entry["chunks"]
         per_group = chunks["per_file"] * chunks["files_per_group"]

@@ -17,6 +17,7 @@ from lunr.index import Index
 from citesearch import assemble, load_config
 from citesearch.cli import main
 from citesearch.engine import contract, query, shards
+from citesearch.pipeline import index as index_module
 from citesearch.pipeline.index import build_search_files, search_pages
 from citesearch.pipeline.lunr_index import build_lunr_index
 from conftest import BASIC_SITE, REPO, corpus
@@ -301,3 +302,55 @@ def osa_distance(a: str, b: str) -> int:
 @given(st.text("abcя的", max_size=6), st.text("abcя的", max_size=6))
 def test_within_one_edit_is_an_edit_distance_of_at_most_one(a, b):
     assert shards.within_one_edit(a, b) == (osa_distance(a, b) <= 1)
+
+
+# --- the dictionary's pigeonhole layout (contract.py) --------------------------
+
+LETTERS = "abeoя的😀"  # ASCII, Cyrillic, CJK and an astral code point (two UTF-16 units)
+
+
+def one_edits(word: str) -> set[str]:
+    """Every word one substitution, insertion, deletion or adjacent transposition away."""
+    found = set()
+    for i in range(len(word) + 1):
+        for letter in LETTERS:
+            found.add(word[:i] + letter + word[i:])
+            if i < len(word):
+                found.add(word[:i] + letter + word[i + 1 :])
+        if i < len(word):
+            found.add(word[:i] + word[i + 1 :])
+        if i + 1 < len(word):
+            found.add(word[:i] + word[i + 1] + word[i] + word[i + 2 :])
+    return found - {word}
+
+
+def dictionary_of(words: list[str]) -> tuple[dict, dict[str, list[str]]]:
+    files: dict[str, bytes] = {}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(contract, "DICTIONARY_FILE_BYTES", 12)  # a few words per file: many files per length
+        entry = index_module._dictionary_files("en", words, files)
+    return entry, {name: json.loads(data)["terms"] for name, data in files.items()}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(LETTERS, min_size=2, max_size=9), st.lists(st.text(LETTERS, min_size=1, max_size=10), max_size=40), st.data())
+def test_every_word_one_edit_from_a_query_term_is_in_the_files_the_term_names(word, others, data):
+    """One edit leaves a word's start or its end whole: the few files named
+    from the query term hold every dictionary word within one edit of it."""
+    query_term = data.draw(st.sampled_from(sorted(w for w in one_edits(word) if len(w) >= query.FUZZY_MIN_LENGTH) or [word]))
+    entry, files = dictionary_of(sorted({word, *others}))
+    named = shards.dictionary_files(entry, query_term)
+    assert len(named) <= 6 and set(named) <= set(files)
+    found = {w for name in named for w in files[name]}
+    assert word in found or len(query_term) < query.FUZZY_MIN_LENGTH
+    # Each word is filed twice (by start and by end), in files of its own length.
+    assert sorted(w for terms in files.values() for w in terms) == sorted(2 * sorted({word, *others}))
+
+
+def test_shards_js_names_the_same_dictionary_files():
+    words = sorted({w for seed in ("anchor", "stable", "параметр", "搜索引擎", "a😀b", "😀😀x") for w in {seed, *one_edits(seed)}})
+    entry, files = dictionary_of(words)
+    terms = [w for w in words if len(w) >= query.FUZZY_MIN_LENGTH] + ["zzzz", "😀ab"]
+    expected = [shards.dictionary_files(entry, term) for term in terms]
+    assert run_node("dictionary-batch.mjs", {"dictionary": entry, "terms": terms}) == expected
+    assert any(len(names) == 6 for names in expected)

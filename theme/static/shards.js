@@ -3,7 +3,7 @@
 // one (the layout and the reason are in plugin/citesearch/engine/contract.py).
 // Mirrors plugin/citesearch/engine/shards.py.
 
-import { CHUNK_DIR } from "./contract.js";
+import { CHUNK_DIR, DICTIONARY_BY_END, DICTIONARY_BY_START } from "./contract.js";
 
 // Levenshtein distance with adjacent transpositions <= 1: every term lunr's
 // fuzzy match (edit distance 1) can reach. Lengths in UTF-16 units, as lunr.js.
@@ -42,6 +42,37 @@ export async function chunkFile(chunks, ref, load) {
   const { groups } = await load(`${CHUNK_DIR}/list.${list}.json`);
   const position = Math.floor((ref % perGroup) / chunks.per_file);
   return `${CHUNK_DIR}/${groups[group % chunks.groups_per_list]}.${position}.json`;
+}
+
+// Code points of a dictionary term's start and end keys (engine/contract.py).
+function keyLengths(length) {
+  const start = Math.max(1, Math.floor((length - 1) / 2));
+  return [start, Math.max(1, length - 1 - start)];
+}
+
+// 32-bit FNV-1a over the code points of a key (contract.dictionary_key_hash).
+function keyHash(codePoints) {
+  let value = 2166136261;
+  for (const char of codePoints) value = Math.imul(value ^ char.codePointAt(0), 16777619) >>> 0;
+  return value;
+}
+
+// The dictionary files that hold every term within one edit of `term`: the
+// start and end files of the lengths one shorter to one longer, in code
+// points (dictionary_files in engine/shards.py). lunr.js's one-unit edits
+// between whole strings are one code point edits, so they are all there.
+export function dictionaryFiles(dictionary, term) {
+  const buckets = new Map(dictionary.buckets);
+  const chars = Array.from(term);
+  const names = [];
+  for (const length of [chars.length - 1, chars.length, chars.length + 1]) {
+    if (!buckets.has(length)) continue;
+    const [start, end] = keyLengths(length);
+    for (const [kind, key] of [[DICTIONARY_BY_START, chars.slice(0, start)], [DICTIONARY_BY_END, chars.slice(-end)]]) {
+      names.push(`${dictionary.name}.${length}${kind}${keyHash(key) % buckets.get(length)}.json`);
+    }
+  }
+  return names;
 }
 
 // A term row as read (decoded in engine/shards.py): refs from their gaps,
@@ -130,11 +161,7 @@ export function createShardedIndex({ lunr, query, analyzer, entry, fields, load 
   }
 
   async function neighbours(term) {
-    const { files: listing } = await file(entry.dictionary);
-    const names = listing
-      .filter(([low, high]) => low <= term.length + 1 && high >= term.length - 1)
-      .map(([, , name]) => name);
-    const dictionaries = await Promise.all(names.map(file));
+    const dictionaries = await Promise.all(dictionaryFiles(entry.dictionary, term).map(file));
     return dictionaries.flatMap((d) => d.terms.filter((other) => withinOneEdit(term, other)));
   }
 

@@ -7,8 +7,7 @@ it does not know.  Layout of ``site/search/`` (one set per language)::
     manifest.json                     fixed path, never cached
     termlist.<lang>.<hash>.json       which term file holds which terms, for some term files
     terms.<lang>.<hash>.json          postings and weights of a range of terms
-    dictlist.<lang>.<hash>.json       which dictionary file holds which terms
-    dict.<lang>.<hash>.json           terms of some lengths, for fuzzy expansion
+    dict.<lang>.<hash>.<m><p|s><n>.json  terms of one length by start or end, for fuzzy expansion
     chunks/list.<hash>.json           the content hashes of some chunk groups
     chunks/<hash>.<n>.json            documents, anchors, headings and texts of a few refs
 
@@ -23,13 +22,13 @@ count, so the partial index scores exactly as the whole one would.
 
 The manifest stays small whatever the size of the site (format 5): it names
 lists of files, not the files, so a cold search reads the manifest, one term
-list per query term, its term files and the chunk list and chunk files of the
-results it shows; a site ten times larger has ten times more lists, each of
-them no longer.  Manifest, per language::
+list per query term, its term files, six dictionary files per word and the
+chunk list and chunk files of the results it shows; a site ten times larger
+has ten times more lists and dictionary files, each of them no larger.  Manifest, per language::
 
     {"documents": 12, "chunks_count": 80,
      "terms":      [["first term", "termlist.en.<hash>.json"], ...],  # UTF-16 order
-     "dictionary": "dictlist.en.<hash>.json",
+     "dictionary": {"name": "dict.en.<hash>", "buckets": [[3, 1], [4, 2], ...]},
      "chunks":     {"per_file": 4, "files_per_group": 24, "groups_per_list": 256,
                     "lists": ["<hash>", ...]}}
 
@@ -52,11 +51,24 @@ weight of the term in the whole page (title, headings and bodies), which
 ranks pages (``rank``).  It rides in the term files, so it is loaded with
 the term, lazily, and costs no file of its own.
 
-The dictionary is read only by the fuzzy fallback (no exact hit):
-``dictlist.<lang>.json`` is ``{"files": [[shortest, longest, "dict.en.<hash>.json"], ...]}``
-and ``dict.<lang>.json`` lists terms by length in UTF-16 code units, then
-UTF-16 order: ``{"terms": [...]}``; an edit-distance-1 neighbour of a term is
-at most one unit longer or shorter.
+The dictionary serves typo tolerance (a query term's neighbours within one
+edit), which every ranking asks for.  Its files are cut so that the
+neighbours of a term live in few of them, whatever the vocabulary's size:
+one edit leaves either the start or the end of a word intact (pigeonhole).
+A term of ``m`` code points is in two files of its length: the file of its
+first ``a(m)`` code points and the file of its last ``b(m)`` code points
+(``dictionary_key_lengths``: ``a + b <= m - 1``, so even an adjacent
+transposition, which changes two places, leaves one of the two keys whole).
+The file of a key is its FNV-1a hash (over code points) modulo the number
+of files of that length.  So the neighbours of a term of ``n`` code points
+are in at most six files: the start and end files of lengths ``n - 1``,
+``n`` and ``n + 1``.  Manifest::
+
+    "dictionary": {"name": "dict.en.<hash>", "buckets": [[length, files], ...]}
+
+and ``<name>.<length><p|s><file>.json`` (``p`` by start, ``s`` by end) is
+``{"terms": [...]}`` in UTF-16 order; ``<hash>`` is one digest of all the
+dictionary files of the language, so the names follow from a term alone.
 
 The chunks of refs ``first`` to ``first + per_file - 1`` are in one file, and
 the files of ``per_file * files_per_group`` consecutive refs share one content
@@ -126,7 +138,8 @@ MAX_WORD_LENGTH = 64
 # files would lengthen the manifest's list of them, which every cold search
 # reads (rust-rfcs: ~500 files).
 TERMS_FILE_BYTES = 32_000
-DICTIONARY_FILE_BYTES = 48_000
+# A dictionary file (terms of one length by start or end): ~2 KB gzipped.
+DICTIONARY_FILE_BYTES = 4_000
 # Chunks per chunk file (a chunk's text is ~400 bytes: a file is ~2 KB) and
 # chunk files per content hash in the manifest (rust-rfcs: ~190 hashes).
 CHUNKS_PER_FILE = 4
@@ -142,7 +155,8 @@ CHUNK_GROUPS_PER_LIST = 256
 TERMS_KIND = "terms"
 TERM_LIST_KIND = "termlist"
 DICTIONARY_KIND = "dict"
-DICTIONARY_LIST_KIND = "dictlist"
+DICTIONARY_BY_START = "p"
+DICTIONARY_BY_END = "s"
 
 
 def shard_name(kind: str, lang: str, digest: str) -> str:
@@ -151,6 +165,31 @@ def shard_name(kind: str, lang: str, digest: str) -> str:
 
 def chunk_file_name(group_hash: str, position: int) -> str:
     return f"{CHUNK_DIR}/{group_hash}.{position}.json"
+
+
+def dictionary_key_lengths(length: int) -> tuple[int, int]:
+    """Code points of a dictionary term's start key and end key, ``a + b <= length - 1``
+    from three code points on.
+
+    Words of one or two code points keep one each: a fuzzy query term has at
+    least three (``query.FUZZY_MIN_LENGTH``), and a word of two is then a
+    deletion away, which leaves the first or the last code point whole.
+    """
+    start = max(1, (length - 1) // 2)
+    return start, max(1, length - 1 - start)
+
+
+def dictionary_key_hash(key: str) -> int:
+    """32-bit FNV-1a over the code points of ``key`` (mirrored in shards.js)."""
+    value = 2166136261
+    for char in key:
+        value = ((value ^ ord(char)) * 16777619) & 0xFFFFFFFF
+    return value
+
+
+def dictionary_file_name(name: str, length: int, kind: str, bucket: int) -> str:
+    """A dictionary file, from the manifest's ``dictionary.name`` (``dict.<lang>.<hash>``)."""
+    return f"{name}.{length}{kind}{bucket}.json"
 
 
 def chunk_list_name(list_hash: str) -> str:

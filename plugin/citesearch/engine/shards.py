@@ -55,6 +55,19 @@ def chunk_file(chunks: dict, ref: int, load: Load) -> str:
     return contract.chunk_file_name(listed[group % chunks["groups_per_list"]], ref % per_group // chunks["per_file"])
 
 
+def dictionary_files(dictionary: dict, term: str) -> list[str]:
+    """The dictionary files that hold every term within one edit of ``term``."""
+    buckets = dict(dictionary["buckets"])
+    names = []
+    for length in (len(term) - 1, len(term), len(term) + 1):
+        if length in buckets:
+            start, end = contract.dictionary_key_lengths(length)
+            for kind, key in ((contract.DICTIONARY_BY_START, term[:start]), (contract.DICTIONARY_BY_END, term[-end:])):
+                bucket = contract.dictionary_key_hash(key) % buckets[length]
+                names.append(contract.dictionary_file_name(dictionary["name"], length, kind, bucket))
+    return names
+
+
 def term_files(entry: dict, load: Load) -> list[list]:
     """Every ``[first term, term file]`` of a language, in term order, from its term lists."""
     return [listed for _, name in entry["terms"] for listed in load(name)["terms"]]
@@ -131,12 +144,10 @@ class ShardedIndex:
         return found
 
     def _neighbours(self, term: str) -> list[str]:
-        """Dictionary terms within one edit (lengths in UTF-16 units, as the
-        files are cut; a code point edit moves that length by up to 2)."""
-        length = utf16_length(term)
-        listed = self._file(self.entry["dictionary"])["files"]
-        names = [name for low, high, name in listed if low <= length + 2 and high >= length - 2]
-        return [other for name in names for other in self._file(name)["terms"] if within_one_edit(term, other)]
+        """Dictionary terms within one edit: in the start and end files of the
+        lengths one shorter to one longer (``contract``)."""
+        return [other for name in dictionary_files(self.entry["dictionary"], term)
+                for other in self._file(name)["terms"] if within_one_edit(term, other)]
 
     def plan(self, items: Iterable[query.Clause]) -> tuple[list[str], Callable[[str], bool]]:
         """The term files holding every term the clauses can match, and a test

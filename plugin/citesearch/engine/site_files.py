@@ -118,4 +118,8 @@ def check_manifest(manifest: dict, where: Path) -> None:
             isinstance(t, list) and len(t) == 2 and all(isinstance(x, str) for x in t) for t in terms
         ), f"{lang}: 'terms' must be a list of [first term, term list name]")
         dictionary = entry.get("dictionary")
-        need(isinstance(dictionary, str), f"{lang}: 'dictionary' must be the name of the dictionary list")
+        need(isinstance(dictionary, dict) and isinstance(dictionary.get("name"), str)
+             and isinstance(dictionary.get("buckets"), list) and all(
+                 isinstance(b, list) and len(b) == 2 and all(type(x) is int and x >= 1 for x in b)
+                 for b in dictionary["buckets"]),
+             f"{lang}: 'dictionary' must name the dictionary and its [length, files] (whole numbers of at least 1)")

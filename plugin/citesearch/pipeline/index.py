@@ -172,16 +172,28 @@ def _term_lists(lang: str, listing: list[list], files: dict[str, bytes]) -> list
     return lists
 
 
-def _dictionary_files(lang: str, terms: list[str], files: dict[str, bytes]) -> str:
-    """The terms again, by length: an edit-distance-1 neighbour is one unit longer or shorter."""
-    terms = sorted(terms, key=lambda term: (utf16_length(term), utf16_key(term)))
-    sizes = [len(term.encode("utf-8")) + 3 for term in terms]
-    listing = []
-    for group in grouped(terms, sizes, contract.DICTIONARY_FILE_BYTES):
-        part = [terms[i] for i in group]
-        name = _add(files, lambda h: contract.shard_name(contract.DICTIONARY_KIND, lang, h), {"terms": part})
-        listing.append([utf16_length(part[0]), utf16_length(part[-1]), name])
-    return _add(files, lambda h: contract.shard_name(contract.DICTIONARY_LIST_KIND, lang, h), {"files": listing})
+def _dictionary_files(lang: str, terms: list[str], files: dict[str, bytes]) -> dict:
+    """The terms again, each in the file of its start and the file of its end
+    among the files of its length (``contract``: the pigeonhole layout)."""
+    by_length: dict[int, list[str]] = {}
+    for term in sorted(terms, key=utf16_key):
+        by_length.setdefault(len(term), []).append(term)
+    buckets, bodies = [], {}
+    for length, words in sorted(by_length.items()):
+        count = -(-sum(len(word.encode("utf-8")) + 3 for word in words) // contract.DICTIONARY_FILE_BYTES)
+        start, end = contract.dictionary_key_lengths(length)
+        for kind, key in ((contract.DICTIONARY_BY_START, lambda w: w[:start]), (contract.DICTIONARY_BY_END, lambda w: w[-end:])):
+            parts: list[list[str]] = [[] for _ in range(count)]
+            for word in words:
+                parts[contract.dictionary_key_hash(key(word)) % count].append(word)
+            for bucket, part in enumerate(parts):
+                bodies[(length, kind, bucket)] = dumps({"terms": part})
+        buckets.append([length, count])
+    name = contract.shard_name(contract.DICTIONARY_KIND, lang, digest(b"\0".join(bodies[key] for key in sorted(bodies))))
+    name = name.removesuffix(".json")
+    for (length, kind, bucket), body in bodies.items():
+        files[contract.dictionary_file_name(name, length, kind, bucket)] = body
+    return {"name": name, "buckets": buckets}
 
 
 def _chunk_files(chunks: list[Chunk], owners: list[SearchPage], files: dict[str, bytes]) -> dict:
