@@ -52,8 +52,7 @@ class Renderer:
         )
         self.assets = widget_assets(theme)
         self.asset_version = self.assets.version
-        # ES modules import each other by plain relative URLs; the page's import map
-        # stamps every one with the version, so a redeploy never mixes old and new modules.
+        # The modules import each other stamped with the version (assets.versioned_imports).
         self.modules = list(self.assets.modules)
         # The box's modules, and the theme's own page script (the nav's menu button), all fetched at once.
         self.preloads = sorted({*self.assets.preloads, *(m for m in PAGE_MODULES if m in self.assets.files)})
