@@ -244,6 +244,20 @@ def test_no_byte_of_an_editor_page_a_noindex_page_or_an_excluded_page_reaches_th
     assert b"Public text" in found
 
 
+def test_an_exclude_selector_that_matches_inside_the_content_leaves_that_part_out_not_the_page():
+    # Lexbor's css_matches is also true when the selector matches something inside the node: a page
+    # holding one excluded note must still be indexed, the note alone left out.
+    html = page("<h1>Orchard</h1><p>Graft apple trees in spring.</p><div class='note'><p>Internal marzipanword.</p></div>"
+                "<p>Water the young trees.</p>")
+    read = read_page(html, "orchard.html", IndexOptions(exclude=(".note",)), WIDGET)
+    assert read.skipped == "" and read.page is not None
+    text = " ".join(chunk.text for chunk in read.page.chunks)
+    assert "Graft apple trees" in text and "Water the young trees" in text and "marzipanword" not in text
+    around = read_page(html.replace("<body>", "<body class='note-page'>"), "orchard.html",
+                       IndexOptions(exclude=(".note-page",)), WIDGET)
+    assert around.skipped == "excluded" and around.page is None and around.output is None
+
+
 def test_hostile_pages_are_named_with_their_line_and_left_as_they_are(tmp_path, monkeypatch):
     site = small_site(tmp_path / "public")
     deep = "<html><body><main>\n<p>fine</p>\n" + "<div>" * 6000 + "deep" + "</div>" * 6000 + "</main></body></html>"

@@ -70,7 +70,10 @@ def put_widget(doc: LexborHTMLParser, tags: WidgetTags, root: str, lang: str, sl
     before = head.css_first("script, link, style")
     for node in _fragment(tags.head(root), "head"):
         before.insert_before(node) if before is not None else head.insert_child(node)
-    target = next((found for selector in ((slot,) if slot else DEFAULT_SLOTS) if (found := doc.css_first(selector))), None)
+    slots = (slot,) if slot else DEFAULT_SLOTS
+    target = None
+    if len(slots) == 1 or doc.css_first(", ".join(slots)) is not None:  # most pages have none: one pass, not four
+        target = next((found for selector in slots if (found := doc.css_first(selector))), None)
     boxes = _fragment(tags.box(lang), "body")
     if target is None:  # no header: a fixed corner of the window
         corner = doc.create_node("div")
