@@ -33,7 +33,7 @@ from ..pipeline.lunr_index import field_counts, interned
 from ..pipeline.output_folder import MARKER_NAME, check_output_folder
 from ..pipeline.parse import PARALLEL_MIN_DOCUMENTS, die_with_parent, fork_is_safe
 from ..pipeline.source_files import read_regular, shown_name
-from ..pipeline.write import StagedSite, _swap_in
+from ..pipeline.write import StagedSite
 from ..version import __version__
 from .cache import PageCache, pack, page_key
 from .reader import IndexOptions, ReadPage, read_page
@@ -316,12 +316,8 @@ class _InPlace(StagedSite):
     """The site replaced by its indexed copy: every file of it is carried into the new folder, so
     nothing is lost; no ownership marker (the site stays the generator's)."""
 
-    def _folder(self) -> Path:
-        fresh = self._tmp is None
-        tmp = super()._folder()
-        if fresh:
-            (tmp / MARKER_NAME).unlink(missing_ok=True)
-        return tmp
+    def __init__(self, out: Path):
+        super().__init__(out, owned=False)
 
     def link(self, rel: str, source: Path) -> None:
         """A hard link to the file (a symlink stays a symlink): the old folder is deleted after the swap."""
@@ -337,13 +333,6 @@ class _InPlace(StagedSite):
                 self[rel] = source
                 return
             self.sizes[rel] = dest.stat().st_size
-
-    def publish(self) -> None:
-        tmp = self._folder()
-        with self._reported():
-            if self.out.is_symlink() or not self.out.is_dir():
-                raise UsageError(f"site folder {shown_name(self.given)} is no longer a folder; nothing was replaced")
-            _swap_in(tmp, self.out)
 
 
 def _check_selectors(options: IndexOptions) -> None:
@@ -375,4 +364,4 @@ def _site_lang(site: Path) -> str:
 def paste_lines(root: str = "/") -> tuple[str, str]:
     """For --no-inject: the widget's tags for a theme's <head>, and the box with its script (site served at ``root``)."""
     widget = WidgetTags.load()
-    return widget.head(root), " ".join(widget.box("en").split()) + widget.script(root)
+    return "".join(widget.head(root).splitlines()), " ".join(widget.box("en").split()) + widget.script(root).strip()
