@@ -42,7 +42,7 @@ from .widget import ASSETS_DIR, WidgetTags
 GENERATOR = {"name": "citesearch-index", "version": __version__}
 CACHE_MODULES = ("citesearch.html_site.reader", "citesearch.html_site.passages", "citesearch.html_site.widget",
                  "citesearch.html_site.limits", "citesearch.html_site.cache", "citesearch.markdown_ext.chunk",
-                 "citesearch.markdown_ext.text", "citesearch.model")
+                 "citesearch.markdown_ext.text", "citesearch.model", "citesearch.widget_tags")
 PAGE_SUFFIXES = (".html", ".htm")
 # What an earlier run wrote, made anew by this one: never carried over.
 _OUR_SEARCH_FILE = re.compile(r"^(?:%s|.*\.[0-9a-f]{%d}\.json|%s/[0-9a-f]{%d}\.\d+\.json)$" % (
