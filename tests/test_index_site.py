@@ -244,6 +244,43 @@ def test_no_byte_of_an_editor_page_a_noindex_page_or_an_excluded_page_reaches_th
     assert b"Public text" in found
 
 
+def test_the_mkdocs_plugin_and_citesearch_index_put_the_same_widget_tags_into_a_page():
+    from selectolax.lexbor import LexborHTMLParser
+
+    from citesearch.mkdocs_plugin import Widget
+
+    html = "<!doctype html><html lang=\"ru\"><head><title>T</title></head><body><main><h1>A</h1><p>Words.</p></main></body></html>"
+    by_mkdocs = Widget.load(WIDGET.assets_dir, WIDGET.search_dir).inject(html, "../", "ru")
+    by_index = read_page(html, "guide/a.html", IndexOptions(), WIDGET).output
+
+    def widget(page_html: str) -> tuple:
+        doc = LexborHTMLParser(page_html)
+        for name in ("data-citesearch-widget", "data-theme-adapter"):  # index's mark for re-runs; each adapter's theme
+            for node in doc.css(f"[{name}]"):
+                del node.attrs[name]
+        box = doc.css_first("[data-citesearch]")
+        return ([node.html for node in doc.head.iter()], box.html if box else None,
+                [node.html for node in doc.css("body script")])
+
+    head, box, scripts = widget(by_index)
+    assert (head, box, scripts) == widget(by_mkdocs)
+    assert any("importmap" in tag for tag in head) and 'data-page-lang="ru"' in box and "citesearch.js?v=" in scripts[-1]
+
+
+def test_an_exclude_selector_that_matches_inside_the_content_leaves_that_part_out_not_the_page():
+    # Lexbor's css_matches is also true when the selector matches something inside the node: a page
+    # holding one excluded note must still be indexed, the note alone left out.
+    html = page("<h1>Orchard</h1><p>Graft apple trees in spring.</p><div class='note'><p>Internal marzipanword.</p></div>"
+                "<p>Water the young trees.</p>")
+    read = read_page(html, "orchard.html", IndexOptions(exclude=(".note",)), WIDGET)
+    assert read.skipped == "" and read.page is not None
+    text = " ".join(chunk.text for chunk in read.page.chunks)
+    assert "Graft apple trees" in text and "Water the young trees" in text and "marzipanword" not in text
+    around = read_page(html.replace("<body>", "<body class='note-page'>"), "orchard.html",
+                       IndexOptions(exclude=(".note-page",)), WIDGET)
+    assert around.skipped == "excluded" and around.page is None and around.output is None
+
+
 def test_hostile_pages_are_named_with_their_line_and_left_as_they_are(tmp_path, monkeypatch):
     site = small_site(tmp_path / "public")
     deep = "<html><body><main>\n<p>fine</p>\n" + "<div>" * 6000 + "deep" + "</div>" * 6000 + "</main></body></html>"

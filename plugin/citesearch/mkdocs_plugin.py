@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
 
-import jinja2
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config as MkDocsPluginConfig
 from mkdocs.exceptions import PluginError
@@ -48,6 +47,7 @@ from .pipeline.index import SearchPage, build_search_files
 from .assets import widget_assets
 from .pipeline.render import theme_dir
 from .mkdocs_theme import OTHER, ThemeAdapter, place_box, theme_adapter
+from .widget_tags import WidgetTags
 from .version import __version__
 
 log = logging.getLogger("mkdocs.plugins.citesearch")
@@ -221,41 +221,20 @@ class CitesearchPlugin(BasePlugin[CitesearchConfig]):
 
 @dataclass(frozen=True)
 class Widget:
-    """What every page gets: tags in <head>, the search box, the script."""
+    """What every page gets: tags in <head>, the search box, the script (``widget_tags``), where the theme wants them."""
 
-    assets_dir: str
-    search_dir: str
-    version: str  # hash of the widget's files: a redeployed site never mixes old and new modules
-    modules: tuple[str, ...]
-    preloads: tuple[str, ...]  # what the box needs before it works (assets.WidgetAssets.preloads)
-    box_template: jinja2.Template  # the standalone theme's own search box, templates/search.html
+    tags: WidgetTags
     theme: ThemeAdapter = OTHER  # where the box goes in the site's theme (mkdocs_theme.py)
 
     @classmethod
     def load(cls, assets_dir: str, search_dir: str, theme: ThemeAdapter = OTHER) -> "Widget":
-        assets = widget_assets(theme_dir())
-        env = jinja2.Environment(
-            loader=jinja2.FileSystemLoader(str(theme_dir() / "templates")),
-            autoescape=True,
-            undefined=jinja2.StrictUndefined,
-        )
-        return cls(assets_dir, search_dir, assets.version, assets.modules, assets.preloads, env.get_template("search.html"), theme)
+        return cls(WidgetTags.load(assets_dir, search_dir), theme)
 
     def inject(self, html: str, root: str, lang: str) -> str:
-        assets = f"{root}{self.assets_dir}/"
-        imports = ", ".join(f'"{assets}{name}": "{assets}{name}?v={self.version}"' for name in self.modules)
-        # The box's modules download at once, not as each import is discovered.
-        preloads = "".join(f'<link rel="modulepreload" href="{assets}{name}?v={self.version}">\n' for name in self.preloads)
-        head = (
-            f'<meta name="citesearch:search" content="{root}{self.search_dir}/" data-root="{root}">\n'
-            f'<script type="importmap">{{"imports": {{{imports}}}}}</script>\n'
-            f"{preloads}"
-            f'<link rel="stylesheet" href="{assets}search.css?v={self.version}">\n'
-        )
-        script = f'<script type="module" src="{assets}citesearch.js?v={self.version}"></script>\n'
         # Tags in <head>, the box in the theme's header, the script last.
-        html = html.replace("</head>", head + "</head>", 1)
-        html = place_box(html, self.theme, lambda theme: self.box_template.render(page_lang=lang, citesearch_theme=theme))
+        html = html.replace("</head>", self.tags.head(root) + "</head>", 1)
+        html = place_box(html, self.theme, lambda theme: self.tags.box(lang, theme))
+        script = self.tags.script(root)
         at = html.rfind("</body>")
         return html[:at] + script + html[at:] if at >= 0 else html + script
 

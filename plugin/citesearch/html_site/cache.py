@@ -52,8 +52,12 @@ class PageCache:
         return decode(zlib.decompress(row[0]))
 
     def put(self, key: str, read: ReadPage) -> None:
+        self.put_packed(key, pack(read))
+
+    def put_packed(self, key: str, packed: bytes) -> None:
+        """Store what ``pack`` made (the readers pack the pages they read: compressing is most of storing)."""
         self.used.add(key)
-        self.new[key] = zlib.compress(encode(read), 1)
+        self.new[key] = packed
 
     def save(self) -> None:
         """Store this run's pages and forget every page it did not see."""
@@ -65,6 +69,10 @@ class PageCache:
             self.db.executemany("INSERT INTO used VALUES (?)", [(key,) for key in self.used])
             self.db.execute("DELETE FROM pages WHERE key NOT IN (SELECT key FROM used)")
         self.db.close()
+
+
+def pack(read: ReadPage) -> bytes:
+    return zlib.compress(encode(read), 1)
 
 
 def encode(read: ReadPage) -> bytes:

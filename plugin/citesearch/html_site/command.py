@@ -27,20 +27,22 @@ from ..cache.locations import check_location, for_output
 from ..config import LANG_RE
 from ..engine import contract
 from ..errors import ContentError, Problem, UsageError
+from ..model import Chunk
 from ..pipeline.index import SearchPage, build_search_files
+from ..pipeline.lunr_index import field_counts, interned
 from ..pipeline.output_folder import MARKER_NAME, check_output_folder
 from ..pipeline.parse import PARALLEL_MIN_DOCUMENTS, die_with_parent, fork_is_safe
 from ..pipeline.source_files import read_regular, shown_name
-from ..pipeline.write import StagedSite, _swap_in
+from ..pipeline.write import StagedSite
 from ..version import __version__
-from .cache import PageCache, page_key
+from .cache import PageCache, pack, page_key
 from .reader import IndexOptions, ReadPage, read_page
 from .widget import ASSETS_DIR, WidgetTags
 
 GENERATOR = {"name": "citesearch-index", "version": __version__}
 CACHE_MODULES = ("citesearch.html_site.reader", "citesearch.html_site.passages", "citesearch.html_site.widget",
                  "citesearch.html_site.limits", "citesearch.html_site.cache", "citesearch.markdown_ext.chunk",
-                 "citesearch.markdown_ext.text", "citesearch.model")
+                 "citesearch.markdown_ext.text", "citesearch.model", "citesearch.widget_tags")
 PAGE_SUFFIXES = (".html", ".htm")
 # What an earlier run wrote, made anew by this one: never carried over.
 _OUR_SEARCH_FILE = re.compile(r"^(?:%s|.*\.[0-9a-f]{%d}\.json|%s/[0-9a-f]{%d}\.\d+\.json)$" % (
@@ -94,6 +96,7 @@ def index_site(
             cache = PageCache(cache_dir)
         except (OSError, sqlite3.Error) as exc:
             warnings.append(Problem(shown_name(cache_dir), 1, f"index cache disabled: {exc}; indexed without it"))
+    job = _Job(options, widget, stage if cache is not None else None)
     pages: list[SearchPage] = []
     skipped: Counter[str] = Counter()
     rewritten = 0
@@ -108,7 +111,7 @@ def index_site(
                 key = page_key(stage, rel, read_regular(path))
                 known[rel] = (key, cache.get(key) if cache is not None else None)
         todo = [(rel, path) for rel, path, _ in entries if rel in known and known[rel][1] is None]
-        fresh = held.enter_context(read_pages(todo, options, widget))
+        fresh = held.enter_context(read_pages(todo, job))
         for rel, path, kind in entries:
             if kind == "link":
                 staged.link(rel, path) if isinstance(staged, _InPlace) else _symlink(staged, rel, path)
@@ -119,13 +122,18 @@ def index_site(
             key, result = known.pop(rel)
             output = None
             if result is None:
-                result, output = next(fresh)
+                read_now = next(fresh)
+                result, output = read_now.result, read_now.output
+                if result.page is not None:
+                    result = replace(result, page=_received(result.page))
                 if cache is not None:
-                    cache.put(key, replace(result, output=output.decode() if output is not None else None))
-            elif result.output is not None:
-                output = result.output.encode()
-            if cache is not None and output is not None:  # the page as written: known to the next run too
-                cache.put(page_key(stage, rel, output), replace(result, output=None))
+                    for packed_key, packed in read_now.packed:
+                        cache.put_packed(packed_key, packed)
+            else:
+                if result.output is not None:
+                    output = result.output.encode()
+                if cache is not None and output is not None:  # the page as written: known to the next run too
+                    cache.put(page_key(stage, rel, output), replace(result, output=None))
             if result.problem:
                 line, message = result.problem
                 warnings.append(Problem(rel, line, message))
@@ -177,17 +185,36 @@ def _search_files(pages: list[SearchPage], default_lang: str, cache_dir: Path | 
     return files
 
 
-_JOB: tuple[IndexOptions, WidgetTags] | None = None  # what forked workers read pages with
+@dataclass(frozen=True)
+class _Job:
+    """What the readers read pages with; ``stage`` is the cache's key of the reading (None: no cache)."""
+
+    options: IndexOptions
+    widget: WidgetTags
+    stage: str | None
+
+
+@dataclass(frozen=True)
+class _ReadNow:
+    """A page read this run: its reading (terms counted, no output), the page to write, and its cache rows."""
+
+    result: ReadPage
+    output: bytes | None
+    packed: tuple[tuple[str, bytes], ...]  # (key, PageCache row) under the bytes read, and the bytes written
+
+
+_JOB: _Job | None = None  # what forked workers read pages with
 
 
 @contextlib.contextmanager
-def read_pages(todo: list[tuple[str, Path]], options: IndexOptions, widget: WidgetTags) -> Iterator[Iterator[tuple[ReadPage, bytes | None]]]:
-    """Each page read, in order, as (its reading without the output, the output's bytes).
+def read_pages(todo: list[tuple[str, Path]], job: _Job) -> Iterator[Iterator[_ReadNow]]:
+    """Each page read, in order.
 
-    On two forked processes (as the build's parse workers) when there are enough pages to pay for them.
+    On two forked processes (as the build's parse workers) when there are enough pages to pay for them;
+    the readers also count each chunk's terms and pack the cache rows, so both cores share that work too.
     """
     global _JOB
-    _JOB = (options, widget)
+    _JOB = job
     try:
         if len(todo) < PARALLEL_MIN_DOCUMENTS or (os.cpu_count() or 1) < 2 or not fork_is_safe():
             yield (_read_file(rel, path) for rel, path in todo)
@@ -198,14 +225,33 @@ def read_pages(todo: list[tuple[str, Path]], options: IndexOptions, widget: Widg
         _JOB = None
 
 
-def _read_file_star(item: tuple[str, Path]) -> tuple[ReadPage, bytes | None]:
+def _read_file_star(item: tuple[str, Path]) -> _ReadNow:
     return _read_file(*item)
 
 
-def _read_file(rel: str, path: Path) -> tuple[ReadPage, bytes | None]:
+def _read_file(rel: str, path: Path) -> _ReadNow:
     assert _JOB is not None
-    result = _read(read_regular(path), rel, *_JOB)
-    return replace(result, output=None), (result.output.encode() if result.output is not None else None)
+    data = read_regular(path)
+    result = _read(data, rel, _JOB.options, _JOB.widget)
+    output = result.output.encode() if result.output is not None else None
+    packed: tuple[tuple[str, bytes], ...] = ()
+    if _JOB.stage is not None:
+        packed = ((page_key(_JOB.stage, rel, data), pack(result)),)
+        if output is not None:  # the page as written: known to the next run too
+            packed += ((page_key(_JOB.stage, rel, output), pack(replace(result, output=None))),)
+    if result.page is not None:
+        result = replace(result, page=replace(result.page, chunks=_with_terms(result.page.chunks)))
+    return _ReadNow(replace(result, output=None), output, packed)
+
+
+def _with_terms(chunks: tuple[Chunk, ...]) -> tuple[Chunk, ...]:
+    """Chunks carrying their term counts (``lunr_index.field_counts``), as the build's parse workers make them."""
+    return tuple(replace(c, terms=field_counts(c.heading_path[0], c.heading_text, c.text, cache_text=False)) for c in chunks)
+
+
+def _received(page: SearchPage) -> SearchPage:
+    """A page from a reader: its terms shared with every other chunk's (a string object each when unpickled)."""
+    return replace(page, chunks=tuple(replace(c, terms=interned(c.terms)) if c.terms else c for c in page.chunks))
 
 
 def _read(data: bytes, rel: str, options: IndexOptions, widget: WidgetTags) -> ReadPage:
@@ -270,12 +316,8 @@ class _InPlace(StagedSite):
     """The site replaced by its indexed copy: every file of it is carried into the new folder, so
     nothing is lost; no ownership marker (the site stays the generator's)."""
 
-    def _folder(self) -> Path:
-        fresh = self._tmp is None
-        tmp = super()._folder()
-        if fresh:
-            (tmp / MARKER_NAME).unlink(missing_ok=True)
-        return tmp
+    def __init__(self, out: Path):
+        super().__init__(out, owned=False)
 
     def link(self, rel: str, source: Path) -> None:
         """A hard link to the file (a symlink stays a symlink): the old folder is deleted after the swap."""
@@ -291,13 +333,6 @@ class _InPlace(StagedSite):
                 self[rel] = source
                 return
             self.sizes[rel] = dest.stat().st_size
-
-    def publish(self) -> None:
-        tmp = self._folder()
-        with self._reported():
-            if self.out.is_symlink() or not self.out.is_dir():
-                raise UsageError(f"site folder {shown_name(self.given)} is no longer a folder; nothing was replaced")
-            _swap_in(tmp, self.out)
 
 
 def _check_selectors(options: IndexOptions) -> None:
@@ -329,4 +364,4 @@ def _site_lang(site: Path) -> str:
 def paste_lines(root: str = "/") -> tuple[str, str]:
     """For --no-inject: the widget's tags for a theme's <head>, and the box with its script (site served at ``root``)."""
     widget = WidgetTags.load()
-    return widget.head(root), " ".join(widget.box("en").split()) + widget.script(root)
+    return "".join(widget.head(root).splitlines()), " ".join(widget.box("en").split()) + widget.script(root).strip()

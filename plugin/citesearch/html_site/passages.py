@@ -24,7 +24,7 @@ from markdown.extensions.toc import slugify_unicode, unique
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from ..markdown_ext.chunk import CHUNK_ATTR, TOP_SECTION, Block, ChunkResult, cut
-from ..markdown_ext.text import SKIP_TAGS, closer, code_block, normalise, opener
+from ..markdown_ext.text import BLOCK_TAGS, CELL_TAGS, SKIP_TAGS, SPACE_TAGS, closer, code_block, normalise, opener
 from ..model import Heading
 
 ANCHOR_MARKER = "data-citesearch-anchor"  # the empty element that carries an anchor for a block with its own id
@@ -40,6 +40,10 @@ WRAPPERS = frozenset("div section article main body header footer aside form hgr
 SKIPPED = SKIP_TAGS | {"noscript", "-comment"}
 # Wrappers walked into, at most (one Python frame each); deeper ones are blocks. Real pages: under 10.
 MAX_WRAPPER_DEPTH = 100
+# Elements whose text is not simply their text nodes run together: a separator before or after
+# them (``opener``/``closer``), a code block, or text left out.  An element with none of these
+# inside gives its text by Lexbor in one call instead of a Python step per node (most of a page).
+_SPECIAL_SELECTOR = ", ".join(sorted(BLOCK_TAGS | SPACE_TAGS | CELL_TAGS | (SKIPPED - {"-comment"})))
 
 
 @dataclass(frozen=True)
@@ -52,9 +56,10 @@ class _Item:
 
 
 class _Walk:
-    def __init__(self, doc: LexborHTMLParser, ignored: set[int]):
+    def __init__(self, doc: LexborHTMLParser, roots: list[LexborNode], ignored: list[LexborNode]):
         self.doc = doc
-        self.ignored = ignored  # mem_id of every element whose text is not content
+        self.ignored = {node.mem_id for node in ignored}  # every element whose text is not content
+        self.nested = _holders(roots, ignored)  # every element whose text needs a step per node
         self.taken = {node.attrs.get("id") for node in doc.css("[id]")}
         self.headings: list[Heading] = []
         self.open_path: list[int] = []
@@ -94,12 +99,12 @@ class _Walk:
             self.add(tuple(run))
 
     def add(self, nodes: tuple[LexborNode, ...]) -> None:
-        text = normalise("".join(text_parts(nodes, self.ignored)))
+        text = normalise("".join(text_parts(nodes, self.ignored, self.nested)))
         self.items.append(_Item(nodes, Block(self.section, text), tuple(self.open_path)))
 
     def heading(self, node: LexborNode) -> None:
         level = int(node.tag[1])
-        text = normalise("".join(text_parts((node,), self.ignored)))
+        text = normalise("".join(text_parts((node,), self.ignored, self.nested)))
         while self.open_path and self.headings[self.open_path[-1]].level >= level:
             self.open_path.pop()
         self.headings.append(Heading(level, self.heading_id(node, text), text))
@@ -130,10 +135,29 @@ def _first_element(parent: LexborNode) -> LexborNode | None:
     return None
 
 
-def text_parts(nodes: Iterable[LexborNode], ignored: set[int], raw: bool = False) -> list[str]:
+def _holders(roots: list[LexborNode], ignored: Iterable[LexborNode]) -> set[int]:
+    """mem_id of every element with a special element (``_SPECIAL_SELECTOR``) or an ignored one inside it."""
+    holders: set[int] = set()
+    for node in ignored:
+        _add_ancestors(node, holders)
+    for root in roots:
+        for node in root.css(_SPECIAL_SELECTOR):
+            _add_ancestors(node, holders)
+    return holders
+
+
+def _add_ancestors(node: LexborNode, holders: set[int]) -> None:
+    parent = node.parent
+    while parent is not None and parent.mem_id not in holders:
+        holders.add(parent.mem_id)
+        parent = parent.parent
+
+
+def text_parts(nodes: Iterable[LexborNode], ignored: set[int], nested: set[int], raw: bool = False) -> list[str]:
     """The text of the nodes as ``element_text`` reads a tree, before ``normalise`` (no recursion: deep pages).
 
-    A <pre> is a code block: every character of its text, no separators (``raw``).
+    A <pre> is a code block: every character of its text, no separators (``raw``).  An element
+    ``nested`` says holds nothing special gives all its text at once (``LexborNode.text``).
     """
     parts: list[str] = []
     stack: list[tuple[LexborNode, bool]] = [(node, False) for node in reversed(list(nodes))]
@@ -144,10 +168,20 @@ def text_parts(nodes: Iterable[LexborNode], ignored: set[int], raw: bool = False
         elif node.is_text_node:
             parts.append(node.text_content or "")
         elif node.is_element_node and node.tag not in SKIPPED and node.mem_id not in ignored:
-            if raw:
+            if node.mem_id not in nested:
+                text = node.text(deep=True)
+                if raw:
+                    parts.append(text)
+                elif node.tag == "pre":
+                    parts.append(code_block(text))
+                else:
+                    parts.append(opener(node.tag))
+                    parts.append(text)
+                    parts.append(closer(node.tag))
+            elif raw:
                 stack.extend((child, False) for child in reversed(list(node.iter(include_text=True))))
             elif node.tag == "pre":
-                parts.append(code_block("".join(text_parts(node.iter(include_text=True), ignored, raw=True))))
+                parts.append(code_block("".join(text_parts(node.iter(include_text=True), ignored, nested, raw=True))))
             else:
                 parts.append(opener(node.tag))
                 stack.append((node, True))
@@ -166,19 +200,21 @@ def unmark(doc: LexborHTMLParser) -> None:
         del attrs[CHUNK_ATTR]
 
 
-def cut_passages(doc: LexborHTMLParser, roots: list[LexborNode], ignored: set[int], budget: int) -> ChunkResult:
+def cut_passages(doc: LexborHTMLParser, roots: list[LexborNode], ignored: list[LexborNode], budget: int) -> ChunkResult:
     """Cut the roots' content into chunks and mark every block in the page (``doc`` is changed)."""
-    walk = _Walk(doc, ignored)
+    walk = _Walk(doc, roots, ignored)
     for root in roots:
         walk.container(root)
     items = walk.items
     chunks, marks = cut([item.block for item in items], [item.path for item in items], budget)
+    ids = walk.taken  # every id of the page: those it had, the headings' new slugs, and the anchors below
     for item, (anchor, first) in zip(items, marks):
         elements = [node for node in item.nodes if node.is_element_node]
         for node in elements:
             node.attrs[CHUNK_ATTR] = anchor
         if not first:
             continue
+        ids.add(anchor)
         if elements and _same(elements[0], item.nodes[0]) and not elements[0].attrs.get("id"):
             elements[0].attrs["id"] = anchor
         else:  # the block has an id of its own, or starts with loose text: a marker before it
@@ -186,5 +222,4 @@ def cut_passages(doc: LexborHTMLParser, roots: list[LexborNode], ignored: set[in
             marker.attrs["id"] = anchor
             marker.attrs[ANCHOR_MARKER] = ""
             item.nodes[0].insert_before(marker)
-    ids = frozenset(n.attrs.get("id") for n in doc.css("[id]"))
-    return ChunkResult(tuple(walk.headings), tuple(chunks), ids)
+    return ChunkResult(tuple(walk.headings), tuple(chunks), frozenset(ids))

@@ -28,8 +28,13 @@ BODY_ATTR = "data-citesearch-body"
 IGNORE_ATTR = "data-citesearch-ignore"
 # Never content, on any generator: navigation, icons, the pilcrow links beside headings, hidden parts.
 IGNORED = ("nav", "svg", ".headerlink", "[hidden]", "[aria-hidden=true]", f"[{IGNORE_ATTR}]", f"[{WIDGET_ATTR}]")
+REDIRECT_META = 'meta[http-equiv="refresh" i]'
 EDITOR_META = 'meta[name="citesearch" i]'
 ROBOTS_META = 'meta[name="robots" i]'
+# Only a page an earlier run indexed has marks or a widget to remove (data-chunk, data-citesearch-*): a fresh
+# build is not searched for them.  A loose test, never missing one: the literal "-" first keeps the regex
+# engine at memchr speed (with "data" first and IGNORECASE it took longer than the removal it saves).
+_OUR_MARKS = re.compile(r"-(?i:chunk|citesearch-)")
 # Pages that are about the site, not content: nothing to index, no box (a 404 is served at any path).
 NOT_CONTENT = {"404.html": "not-found page", "search.html": "search page", "search/index.html": "search page",
                "genindex.html": "generated index"}
@@ -66,12 +71,13 @@ def read_page(text: str, rel: str, options: IndexOptions, widget: WidgetTags, si
     doc = LexborHTMLParser(text)
     skipped = _not_content(doc, rel)
     roots = content_roots(doc, options.root_selector) if not skipped else []
-    if any(_excluded(root, options.exclude) for root in roots):
+    if options.exclude and _excluded(doc, roots, options.exclude):
         skipped = "excluded"
     if skipped in UNTOUCHED:
         return ReadPage(None, None, skipped)
-    unmark(doc)
-    remove_widget(doc)
+    if _OUR_MARKS.search(text):
+        unmark(doc)
+        remove_widget(doc)
     lang = page_lang(doc, rel, options)
     page = None
     if not skipped:
@@ -93,47 +99,60 @@ def read_page(text: str, rel: str, options: IndexOptions, widget: WidgetTags, si
 
 
 def _not_content(doc: LexborHTMLParser, rel: str) -> str:
-    if doc.css_first('meta[http-equiv="refresh" i]') is not None:
+    metas = doc.css(f"{REDIRECT_META}, {EDITOR_META}, {ROBOTS_META}")  # one pass over the page, not three
+    if _first_meta(metas, REDIRECT_META) is not None:
         return "redirect"
-    editor = doc.css_first(EDITOR_META)
+    editor = _first_meta(metas, EDITOR_META)
     if editor is not None and (editor.attrs.get("content") or "").strip().lower() == "editor":
         return "editor-only page"
-    robots = doc.css_first(ROBOTS_META)
+    robots = _first_meta(metas, ROBOTS_META)
     if robots is not None and "noindex" in (robots.attrs.get("content") or "").lower():
         return "noindex page"
     return NOT_CONTENT.get(rel, "")
 
 
+def _first_meta(found: list[LexborNode], selector: str) -> LexborNode | None:
+    """The first of ``found`` (a query's matches, in page order) that ``selector`` matches.
+
+    ``css_matches`` is true when the selector matches the node or anything inside it: exact
+    for a <meta>, which never has children.
+    """
+    return next((node for node in found if node.css_matches(selector)), None)
+
+
 def content_roots(doc: LexborHTMLParser, selector: str | None) -> list[LexborNode]:
     if selector:
         return doc.css(selector)
-    marked = doc.css(f"[{BODY_ATTR}]")
+    candidates = doc.css(f"[{BODY_ATTR}], main, [role=main]")  # one pass over the page, not three
+    marked = [node for node in candidates if BODY_ATTR in node.attrs]
     if marked:
         return marked
-    for candidate in ("main", "[role=main]"):
-        found = doc.css_first(candidate)
-        if found is not None:
-            articles = found.css("article")
-            return [articles[0]] if len(articles) == 1 else [found]
+    if candidates:  # the first <main>, else the first [role=main] (when no <main>, every candidate is one)
+        found = next((node for node in candidates if node.tag == "main"), candidates[0])
+        articles = found.css("article")
+        return [articles[0]] if len(articles) == 1 else [found]
     articles = doc.css("article")
     return articles if len(articles) == 1 else []
 
 
-def ignored_nodes(roots: list[LexborNode], exclude: tuple[str, ...]) -> set[int]:
-    ignored: set[int] = set()
+def ignored_nodes(roots: list[LexborNode], exclude: tuple[str, ...]) -> list[LexborNode]:
+    selector = ", ".join((*IGNORED, *exclude))  # one pass over the content, not one per selector
+    return [node for root in roots for node in root.css(selector)]
+
+
+def _excluded(doc: LexborHTMLParser, roots: list[LexborNode], exclude: tuple[str, ...]) -> bool:
+    """An --exclude selector matches a content root or an element around it: the whole page is left out.
+
+    (Matches inside the content are parts left out: ``ignored_nodes``.)  Not ``css_matches``, which is
+    also true when the selector matches something inside the node.
+    """
+    matched = {node.mem_id for node in doc.css(", ".join(exclude))}
     for root in roots:
-        for selector in (*IGNORED, *exclude):
-            ignored.update(node.mem_id for node in root.css(selector))
-    return ignored
-
-
-def _excluded(root: LexborNode, exclude: tuple[str, ...]) -> bool:
-    """An --exclude selector matches the content root or an element around it: the whole page is left out."""
-    node: LexborNode | None = root
-    while node is not None and node.is_element_node:
-        if any(node.css_matches(selector) for selector in exclude):
-            return True
-        node = node.parent
+        node: LexborNode | None = root
+        while node is not None and node.is_element_node:
+            if node.mem_id in matched:
+                return True
+            node = node.parent
     return False
 
 

@@ -1,60 +1,24 @@
-"""The search box in a built page: the same tags the MkDocs plugin adds, put in with the HTML parser.
+"""The search box in a built page: the same tags the MkDocs plugin adds (``widget_tags``), put in with the HTML parser.
 
 Every element added carries ``data-citesearch-widget``; a later run removes
-them first, so a page indexed twice is the same page.  The tags mirror
-``mkdocs_plugin.Widget`` (which cannot be imported here: it needs MkDocs).
+them first, so a page indexed twice is the same page.
 """
 
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 
-import jinja2
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from ..assets import WidgetAssets, widget_assets
-from ..engine import contract
-from ..pipeline.render import theme_dir
+from ..widget_tags import ASSETS_DIR, WidgetTags
+
+__all__ = ["ASSETS_DIR", "WIDGET_ATTR", "WidgetTags", "put_widget", "remove_widget"]
 
 WIDGET_ATTR = "data-citesearch-widget"
-ASSETS_DIR = "assets/citesearch"
 # Where the box goes when no --slot is given: a page's own slot, Material's and
 # Zensical's header bar, any header; else a fixed corner of the window.
 DEFAULT_SLOTS = ("[data-citesearch-slot]", ".md-header__inner", "body > header", "header")
 CORNER_STYLE = "position:fixed;top:.5rem;right:.5rem;z-index:1000"
-
-
-@dataclass(frozen=True)
-class WidgetTags:
-    assets: WidgetAssets
-    box_template: jinja2.Template
-    search_dir: str = contract.SEARCH_DIR
-    assets_dir: str = ASSETS_DIR
-
-    @classmethod
-    def load(cls) -> "WidgetTags":
-        env = jinja2.Environment(
-            loader=jinja2.FileSystemLoader(str(theme_dir() / "templates")), autoescape=True,
-            undefined=jinja2.StrictUndefined,
-        )
-        return cls(widget_assets(theme_dir()), env.get_template("search.html"))
-
-    def head(self, root: str) -> str:
-        assets, version = f"{root}{self.assets_dir}/", self.assets.version
-        imports = ", ".join(f'"{assets}{name}": "{assets}{name}?v={version}"' for name in self.assets.modules)
-        preloads = "".join(f'<link rel="modulepreload" href="{assets}{name}?v={version}">' for name in self.assets.preloads)
-        return (
-            f'<meta name="citesearch:search" content="{root}{self.search_dir}/" data-root="{root}">'
-            f'<script type="importmap">{{"imports": {{{imports}}}}}</script>'
-            f'{preloads}<link rel="stylesheet" href="{assets}search.css?v={version}">'
-        )
-
-    def box(self, lang: str) -> str:
-        return self.box_template.render(page_lang=lang)
-
-    def script(self, root: str) -> str:
-        return f'<script type="module" src="{root}{self.assets_dir}/citesearch.js?v={self.assets.version}"></script>'
 
 
 def remove_widget(doc: LexborHTMLParser) -> None:
@@ -70,7 +34,10 @@ def put_widget(doc: LexborHTMLParser, tags: WidgetTags, root: str, lang: str, sl
     before = head.css_first("script, link, style")
     for node in _fragment(tags.head(root), "head"):
         before.insert_before(node) if before is not None else head.insert_child(node)
-    target = next((found for selector in ((slot,) if slot else DEFAULT_SLOTS) if (found := doc.css_first(selector))), None)
+    slots = (slot,) if slot else DEFAULT_SLOTS
+    target = None
+    if len(slots) == 1 or doc.css_first(", ".join(slots)) is not None:  # most pages have none: one pass, not four
+        target = next((found for selector in slots if (found := doc.css_first(selector))), None)
     boxes = _fragment(tags.box(lang), "body")
     if target is None:  # no header: a fixed corner of the window
         corner = doc.create_node("div")

@@ -71,7 +71,8 @@ def normalise(text: str) -> str:
     (code blocks and table rows as the format above says)."""
     if _BREAK not in text:
         return " ".join(text.translate(_MARKERS).split())
-    return "\n".join(filter(None, map(_block, text.split(_BREAK))))
+    # A part of whitespace alone (every marker is whitespace) is no line: most parts, between nested blocks.
+    return "\n".join(filter(None, [_block(part) for part in text.split(_BREAK) if part and not part.isspace()]))
 
 
 def collapsed_length(text: str) -> int:

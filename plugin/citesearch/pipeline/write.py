@@ -75,9 +75,12 @@ class StagedSite(MutableMapping[str, "bytes | Path"]):
     (UsageError), nothing replaced.
     """
 
-    def __init__(self, out: Path):
+    def __init__(self, out: Path, *, owned: bool = True):
         self.given = out  # as the user wrote it, for messages
         self.out = out.absolute()
+        # False: a folder another tool made, rebuilt whole by its caller (``citesearch index`` in place):
+        # no ownership marker, and ``out`` is replaced without asking whether it is citesearch's.
+        self.owned = owned
         self.sizes: dict[str, int] = {}  # site path -> bytes written
         self._held = contextlib.ExitStack()
         self._tmp: Path | None = None
@@ -182,9 +185,12 @@ class StagedSite(MutableMapping[str, "bytes | Path"]):
         """Swap the written folder in place of ``out`` (checked again under the lock: it may have changed)."""
         tmp = self._folder()
         with self._reported():
-            written = frozenset(self.sizes)
-            (tmp / MARKER_NAME).write_bytes(marker_text(written))  # what the next build may replace
-            check_output_folder_replaceable(self.given, written)  # as the user named it, for messages
+            if self.owned:
+                written = frozenset(self.sizes)
+                (tmp / MARKER_NAME).write_bytes(marker_text(written))  # what the next build may replace
+                check_output_folder_replaceable(self.given, written)  # as the user named it, for messages
+            elif self.out.is_symlink() or not self.out.is_dir():
+                raise UsageError(f"output folder {shown_name(self.given)} is no longer a folder; nothing was replaced")
             _swap_in(tmp, self.out)
 
     def _folder(self) -> Path:
@@ -200,7 +206,8 @@ class StagedSite(MutableMapping[str, "bytes | Path"]):
                     raise
                 self._tmp = tmp
                 os.chmod(tmp, 0o755)
-                (tmp / MARKER_NAME).write_bytes(marker_text(()))  # the files are listed at publish
+                if self.owned:
+                    (tmp / MARKER_NAME).write_bytes(marker_text(()))  # the files are listed at publish
                 self._made.add(tmp)
         return self._tmp
 
