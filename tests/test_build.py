@@ -14,7 +14,7 @@ import pytest
 
 from citesearch import ContentError, build
 from citesearch.engine import contract
-from citesearch.engine.shards import chunk_file, term_files
+from citesearch.engine.shards import chunk_file, decoded, term_files
 from conftest import BASIC_SITE, REPO
 
 
@@ -99,7 +99,8 @@ def test_the_index_has_no_positions_and_numeric_refs(basic_built: Path):
     for first, name in term_files(entry, reader(basic_built)):
         rows = json.loads((basic_built / "search" / name).read_text())["terms"]
         assert rows[0][0] == first
-        for term, term_index, *per_field, per_page in rows:
+        assert all(isinstance(postings, str) for row in rows for postings in row[2:])  # base-64 strings (contract.py)
+        for term, term_index, *per_field, per_page in map(decoded, rows):
             assert len(per_field) == 3  # then the page-level postings (format 4, contract.py)
             for flat in (*per_field, per_page):
                 assert all(isinstance(ref, int) for ref in flat[::2])

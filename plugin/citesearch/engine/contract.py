@@ -39,8 +39,17 @@ units, as lunr.js orders them), found in the last term list whose first term
 is not after it; the terms starting with a prefix are consecutive.
 ``terms.<lang>.json``::
 
-    {"terms": [["term", term_index, [ref, weight, ...], ...one list per field,
-                [page, page_weight, ...]]]}
+    {"terms": [["term", term_index, "postings", ...one per field, "page postings"]]}
+
+Each postings string is a list ``[ref, weight, ...]`` (below) written as whole
+numbers, refs as the gap from the previous ref and weights (rounded to 3
+decimals) in thousandths, each number in base-64 digits of ``POSTING_DIGITS``,
+5 bits a digit, lowest first, a digit plus 32 when more digits follow
+(``pipeline.index.encoded``, ``shards.decoded``): a third of the bytes of
+the same list as JSON numbers, and ``n / 1000`` is the float the decimal
+weight itself parses to, so both halves score as before.  Decoded::
+
+    ["term", term_index, [ref, weight, ...], ...one list per field, [page, page_weight, ...]]
 
 ``term_index`` is the term's position in the whole index (lunr's ``_index``);
 ``weight`` the term's BM25 weight in that field of that chunk, as lunr.py
@@ -92,7 +101,8 @@ import json
 # 4: term rows end with page-level postings (ranking v2); chunk text keeps code
 # lines and table cells (markdown_ext/text.py).
 # 5: the manifest names lists of term, dictionary and chunk files, not the
-# files: its size no longer grows with the site (issue 19, cold bytes).
+# files: its size no longer grows with the site; the dictionary is cut by
+# word start and end; postings are base-64 strings (issue 19: cold and site bytes).
 FORMAT_VERSION = 5
 
 SEARCH_DIR = "search"
@@ -151,6 +161,9 @@ CHUNK_FILES_PER_GROUP = 24
 LISTING_FILE_BYTES = 8_000
 # Chunk group hashes per chunk list (17 bytes each: ~4.4 KB, ~2.5 KB gzipped).
 CHUNK_GROUPS_PER_LIST = 256
+
+# The digits of the postings strings (base 64, URL- and JSON-safe).
+POSTING_DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 
 TERMS_KIND = "terms"
 TERM_LIST_KIND = "termlist"

@@ -137,23 +137,36 @@ def _add(files: dict[str, bytes], name_of, data: object) -> str:
 
 def encoded(row: list) -> list:
     """A term row as written (``contract``): each ``[ref, weight, ...]`` list as
-    ref gaps and weights in thousandths, integers that are shorter in JSON.
+    a string of base-64 numbers, ref gaps and weights in thousandths.
 
     Weights are rounded to 3 decimals, so ``round(w * 1000)`` is exact and
     ``n / 1000`` on either side is the float the decimal itself parses to.
     """
     lists = []
     for flat in row[2:]:
-        out, previous = [0] * len(flat), 0
+        numbers, previous = [0] * len(flat), 0
         for i in range(0, len(flat), 2):
-            out[i], out[i + 1], previous = flat[i] - previous, round(flat[i + 1] * 1000), flat[i]
-        lists.append(out)
+            numbers[i], numbers[i + 1], previous = flat[i] - previous, round(flat[i + 1] * 1000), flat[i]
+        lists.append(base64_numbers(numbers))
     return [row[0], row[1], *lists]
 
 
+def base64_numbers(numbers: list[int]) -> str:
+    digits = contract.POSTING_DIGITS
+    out = []
+    for number in numbers:
+        if number < 0:
+            raise ValueError(f"a posting number is never negative, got {number}")
+        while number >= 32:
+            out.append(digits[32 | number & 31])
+            number >>= 5
+        out.append(digits[number])
+    return "".join(out)
+
+
 def _term_files(lang: str, rows: list[list], files: dict[str, bytes]) -> list[list]:
-    # About the JSON length: a term, then "gap,weight," pairs of ~8 characters.
-    sizes = [len(row[0]) + 16 + 4 * sum(len(flat) for flat in row[2:]) for row in rows]
+    # About the JSON length: a term, then (gap, weight) pairs of ~4 digits.
+    sizes = [len(row[0]) + 24 + 2 * sum(len(flat) for flat in row[2:]) for row in rows]
     listing = []
     for group in grouped(rows, sizes, contract.TERMS_FILE_BYTES):
         part = [encoded(rows[i]) for i in group]
