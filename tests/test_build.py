@@ -14,7 +14,7 @@ import pytest
 
 from citesearch import ContentError, build
 from citesearch.engine import contract
-from citesearch.engine.shards import chunk_file, decoded, term_files
+from citesearch.engine.shards import chunk_file, chunk_row, decoded, term_files
 from conftest import BASIC_SITE, REPO
 
 
@@ -42,8 +42,8 @@ def test_every_chunk_anchor_is_an_id_in_its_page_and_marks_its_blocks(basic_buil
     for entry in manifest["languages"].values():
         for ref in range(entry["chunks_count"]):
             data = json.loads((basic_built / "search" / chunk_file(entry["chunks"], ref, reader(basic_built))).read_text())
-            doc_index, anchor, _heading, _text = data["chunks"][ref - data["first"]]
-            html = (basic_built / data["docs"][doc_index][2]).read_text()
+            (_id, _title, url), (_doc, anchor, _heading), _text = chunk_row(data, ref)
+            html = (basic_built / url).read_text()
             assert f'id="{anchor}"' in html
             assert f'data-chunk="{anchor}"' in html
 

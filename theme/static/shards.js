@@ -3,7 +3,7 @@
 // one (the layout and the reason are in plugin/citesearch/engine/contract.py).
 // Mirrors plugin/citesearch/engine/shards.py.
 
-import { CHUNK_DIR, DICTIONARY_BY_END, DICTIONARY_BY_START, POSTING_DIGITS } from "./contract.js";
+import { CHUNK_DIR, DICTIONARY_BY_END, DICTIONARY_BY_START, PAGE_SUFFIX, POSTING_DIGITS } from "./contract.js";
 
 // Levenshtein distance with adjacent transpositions <= 1: every term lunr's
 // fuzzy match (edit distance 1) can reach. Lengths in UTF-16 units, as lunr.js.
@@ -233,8 +233,10 @@ export function createShardedIndex({ lunr, query, analyzer, entry, fields, load 
   // {doc: {id, title, url}, anchor, heading, text} of a ref: one file, named by the ref alone.
   async function chunk(ref) {
     const data = await file(await chunkFile(entry.chunks, ref, file));
-    const [docIndex, anchor, heading, text] = data.chunks[ref - data.first];
-    const [id, title, url] = data.docs[docIndex];
+    const [docIndex, anchor, path, text] = data.chunks[ref - data.first];
+    const [id, title, url = id + PAGE_SUFFIX] = data.docs[docIndex];
+    // 0 first in a heading path is the page's title (chunk_row in engine/shards.py).
+    const heading = path.length && path[0] === 0 ? [title, ...path.slice(1)] : path;
     return { doc: { id, title, url }, anchor, heading, text };
   }
 

@@ -90,7 +90,10 @@ list (``shards.chunk_file``).  ``chunks/<hash>.<n>.json``::
      "docs":   [["guide/install", "Install", "guide/install.html"], ...],
      "chunks": [[doc, "anchor", ["Title", "H2", "H3"], "plain text"], ...]}  # refs first, first+1, ...
 
-``doc`` indexes ``docs`` of the same file.
+``doc`` indexes ``docs`` of the same file.  A docs row without a URL has
+the URL ``id + PAGE_SUFFIX``, and ``0`` first in a heading path stands for
+the page's title (``shards.chunk_row``): the title is the first heading of
+most passages and the URL follows from the id on most sites.
 
 lunr scores the passages; ``rank`` orders pages by named criteria, then
 the passages inside each page, identically on both sides.
@@ -125,6 +128,9 @@ PASSAGES_PER_PAGE = 3
 HASH_LENGTH = 16
 
 HEADING_SEPARATOR = " › "
+
+# The URL of a page whose chunk files give none: its id and this (a standalone build's page).
+PAGE_SUFFIX = ".html"
 
 # An answer's status: some result quotes a sentence with a query term, or none does.
 STATUS_SUPPORTED = "supported"

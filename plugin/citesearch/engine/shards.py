@@ -68,6 +68,16 @@ def dictionary_files(dictionary: dict, term: str) -> list[str]:
     return names
 
 
+def chunk_row(data: dict, ref: int) -> tuple[list, list, str]:
+    """``([id, title, url], [doc, anchor, heading path], text)`` of ``ref`` in
+    its chunk file, the implied URL and title filled in (``contract``)."""
+    doc, anchor, heading, text = data["chunks"][ref - data["first"]]
+    doc_id, title, *url = data["docs"][doc]
+    if heading and heading[0] == 0:
+        heading = [title, *heading[1:]]
+    return [doc_id, title, url[0] if url else doc_id + contract.PAGE_SUFFIX], [doc, anchor, heading], text
+
+
 def term_files(entry: dict, load: Load) -> list[list]:
     """Every ``[first term, term file]`` of a language, in term order, from its term lists."""
     return [listed for _, name in entry["terms"] for listed in load(name)["terms"]]

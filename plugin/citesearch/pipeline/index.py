@@ -228,9 +228,13 @@ def _chunk_files(chunks: list[Chunk], owners: list[SearchPage], files: dict[str,
                 page = owners[ref]
                 if id(page) not in docs:
                     docs[id(page)] = len(doc_rows)
-                    doc_rows.append([page.doc_id, page.title, page.url])
+                    implied = page.url == page.doc_id + contract.PAGE_SUFFIX
+                    doc_rows.append([page.doc_id, page.title] if implied else [page.doc_id, page.title, page.url])
                 chunk = chunks[ref]
-                chunk_rows.append([docs[id(page)], chunk.anchor, list(chunk.heading_path), chunk.text])
+                heading = list(chunk.heading_path)
+                if heading and heading[0] == page.title:
+                    heading[0] = 0  # the page's title, once in docs
+                chunk_rows.append([docs[id(page)], chunk.anchor, heading, chunk.text])
             bodies.append(dumps({"first": first, "docs": doc_rows, "chunks": chunk_rows}))
         name = digest(b"\0".join(bodies))[: contract.HASH_LENGTH]
         for position, body in enumerate(bodies):
