@@ -29,7 +29,7 @@ has ten times more lists and dictionary files, each of them no larger.  Manifest
     {"documents": 12, "chunks_count": 80,
      "terms":      [["first term", "termlist.en.<hash>.json"], ...],  # UTF-16 order
      "dictionary": {"name": "dict.en.<hash>", "buckets": [[3, 1], [4, 2], ...]},
-     "chunks":     {"per_file": 4, "files_per_group": 24, "groups_per_list": 256,
+     "chunks":     {"per_file": 4, "files_per_group": 24, "groups_per_list": 64,
                     "lists": ["<hash>", ...]}}
 
 ``termlist.<lang>.json`` is ``{"terms": [["first term", "terms.en.<hash>.json"], ...]}``;
@@ -165,8 +165,11 @@ CHUNK_FILES_PER_GROUP = 24
 # entry is ~45 bytes, so ~180 files per list (~4 KB gzipped).  A 100,000-page
 # site has ~10,000 term files: ~60 lists in the manifest.
 LISTING_FILE_BYTES = 8_000
-# Chunk group hashes per chunk list (17 bytes each: ~4.4 KB, ~2.5 KB gzipped).
-CHUNK_GROUPS_PER_LIST = 256
+# Chunk group hashes per chunk list (17 bytes each, hex that hardly compresses:
+# ~1.1 KB, ~0.7 KB gzipped).  A first screen of results is spread over a few
+# lists (3 on 10,000 generated pages: 8.4 KB gz with 256 a list); a 100,000-page
+# site has ~240 lists, 4 KB in the manifest.
+CHUNK_GROUPS_PER_LIST = 64
 
 # The digits of the postings strings (base 64, URL- and JSON-safe).
 POSTING_DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
