@@ -150,10 +150,10 @@ MAX_WORD_LENGTH = 64
 
 
 # Target sizes of the files a query fetches, in uncompressed bytes: a term
-# file is ~12 KB gzipped (its JSON of numbers compresses ~2.6x).  Smaller term
-# files would lengthen the manifest's list of them, which every cold search
-# reads (rust-rfcs: ~500 files).
-TERMS_FILE_BYTES = 32_000
+# file is ~10 KB gzipped (base-64 postings compress ~1.6x).  The manifest
+# names term lists, not term files (format 5), so smaller files cost a
+# longer term list, not a longer manifest.
+TERMS_FILE_BYTES = 16_000
 # A dictionary file (terms of one length by start or end): ~2 KB gzipped.
 DICTIONARY_FILE_BYTES = 4_000
 # Chunks per chunk file (a chunk's text is ~400 bytes: a file is ~2 KB) and
