@@ -14,7 +14,7 @@ import pytest
 
 from citesearch import ContentError, build
 from citesearch.engine import contract
-from citesearch.engine.shards import chunk_file, term_files
+from citesearch.engine.shards import chunk_file, chunk_row, decoded, term_files
 from conftest import BASIC_SITE, REPO
 
 
@@ -42,8 +42,8 @@ def test_every_chunk_anchor_is_an_id_in_its_page_and_marks_its_blocks(basic_buil
     for entry in manifest["languages"].values():
         for ref in range(entry["chunks_count"]):
             data = json.loads((basic_built / "search" / chunk_file(entry["chunks"], ref, reader(basic_built))).read_text())
-            doc_index, anchor, _heading, _text = data["chunks"][ref - data["first"]]
-            html = (basic_built / data["docs"][doc_index][2]).read_text()
+            (_id, _title, url), (_doc, anchor, _heading), _text = chunk_row(data, ref)
+            html = (basic_built / url).read_text()
             assert f'id="{anchor}"' in html
             assert f'data-chunk="{anchor}"' in html
 
@@ -99,7 +99,8 @@ def test_the_index_has_no_positions_and_numeric_refs(basic_built: Path):
     for first, name in term_files(entry, reader(basic_built)):
         rows = json.loads((basic_built / "search" / name).read_text())["terms"]
         assert rows[0][0] == first
-        for term, term_index, *per_field, per_page in rows:
+        assert all(isinstance(postings, str) for row in rows for postings in row[2:])  # base-64 strings (contract.py)
+        for term, term_index, *per_field, per_page in map(decoded, rows):
             assert len(per_field) == 3  # then the page-level postings (format 4, contract.py)
             for flat in (*per_field, per_page):
                 assert all(isinstance(ref, int) for ref in flat[::2])

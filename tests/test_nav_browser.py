@@ -46,10 +46,10 @@ def test_the_nav_of_a_big_folder_is_reachable_by_keyboard_and_leads_to_the_folde
     for _ in range(60):
         page.keyboard.press("Tab")
         reached.append(page.evaluate("document.activeElement.getAttribute('href') || document.activeElement.tagName"))
-        if reached[-1] == "../cmd/~index.html":
+        if reached[-1] == "~index.html":  # links in the page's own folder are relative to it
             break
-    assert "../cmd/c0100.html" in reached  # the current page, with its neighbours
-    assert reached[-1] == "../cmd/~index.html", reached
+    assert "c0100.html" in reached  # the current page, with its neighbours
+    assert reached[-1] == "~index.html", reached
     page.keyboard.press("Enter")
     page.wait_for_url("**/cmd/~index.html")
     assert page.locator("main .doc-list a").count() == nav.LISTING_SIZE

@@ -3,6 +3,7 @@ and a damaged site is refused with one clear message."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import shutil
@@ -354,3 +355,16 @@ def test_shards_js_names_the_same_dictionary_files():
     expected = [shards.dictionary_files(entry, term) for term in terms]
     assert run_node("dictionary-batch.mjs", {"dictionary": entry, "terms": terms}) == expected
     assert any(len(names) == 6 for names in expected)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3000), st.integers(0, 10**7)), max_size=30), st.integers(0, 10**6))
+def test_postings_strings_give_back_the_refs_and_weights(pairs, start):
+    """Ref gaps and thousandths in base-64 digits: the same ints and floats come back,
+    each weight the float its 3-decimal JSON number parses to."""
+    refs = list(itertools.accumulate([start] + [gap + 1 for gap, _ in pairs[1:]]))[: len(pairs)]
+    flat = [x for ref, (_, milli) in zip(refs, pairs) for x in (ref, json.loads(f"{milli // 1000}.{milli % 1000:03}"))]
+    row = ["term", 7, flat, [], flat[:2]]
+    written = index_module.encoded(row)
+    assert all(set(text) <= set(contract.POSTING_DIGITS) for text in written[2:])
+    assert shards.decoded(json.loads(json.dumps(written))) == row

@@ -3,7 +3,7 @@
 // one (the layout and the reason are in plugin/citesearch/engine/contract.py).
 // Mirrors plugin/citesearch/engine/shards.py.
 
-import { CHUNK_DIR, DICTIONARY_BY_END, DICTIONARY_BY_START } from "./contract.js";
+import { CHUNK_DIR, DICTIONARY_BY_END, DICTIONARY_BY_START, PAGE_SUFFIX, POSTING_DIGITS } from "./contract.js";
 
 // Levenshtein distance with adjacent transpositions <= 1: every term lunr's
 // fuzzy match (edit distance 1) can reach. Lengths in UTF-16 units, as lunr.js.
@@ -75,21 +75,38 @@ export function dictionaryFiles(dictionary, term) {
   return names;
 }
 
-// A term row as read (decoded in engine/shards.py): refs from their gaps,
-// weights from thousandths (n / 1000 is the float the decimal parses to).
+// The value of each postings digit, by UTF-16 code (contract.POSTING_DIGITS).
+const DIGIT_VALUES = new Map([...POSTING_DIGITS].map((digit, value) => [digit.charCodeAt(0), value]));
+
+// A term row as read (decoded in engine/shards.py): each postings string's
+// base-64 numbers, refs from their gaps, weights from thousandths (n / 1000
+// is the float the decimal parses to).
 export function decodeRow([term, termIndex, ...lists]) {
   return [
     term,
     termIndex,
-    ...lists.map((flat) => {
-      const out = new Array(flat.length);
+    ...lists.map((text) => {
+      const flat = [];
+      let number = 0;
+      let scale = 1;
       let ref = 0;
-      for (let i = 0; i < flat.length; i += 2) {
-        ref += flat[i];
-        out[i] = ref;
-        out[i + 1] = flat[i + 1] / 1000;
+      for (let i = 0; i < text.length; i++) {
+        const value = DIGIT_VALUES.get(text.charCodeAt(i));
+        number += (value & 31) * scale;
+        if (value & 32) {
+          scale *= 32;
+          continue;
+        }
+        if (flat.length % 2 === 0) {
+          ref += number;
+          flat.push(ref);
+        } else {
+          flat.push(number / 1000);
+        }
+        number = 0;
+        scale = 1;
       }
-      return out;
+      return flat;
     }),
   ];
 }
@@ -216,8 +233,10 @@ export function createShardedIndex({ lunr, query, analyzer, entry, fields, load 
   // {doc: {id, title, url}, anchor, heading, text} of a ref: one file, named by the ref alone.
   async function chunk(ref) {
     const data = await file(await chunkFile(entry.chunks, ref, file));
-    const [docIndex, anchor, heading, text] = data.chunks[ref - data.first];
-    const [id, title, url] = data.docs[docIndex];
+    const [docIndex, anchor, path, text] = data.chunks[ref - data.first];
+    const [id, title, url = id + PAGE_SUFFIX] = data.docs[docIndex];
+    // 0 first in a heading path is the page's title (chunk_row in engine/shards.py).
+    const heading = path.length && path[0] === 0 ? [title, ...path.slice(1)] : path;
     return { doc: { id, title, url }, anchor, heading, text };
   }
 

@@ -29,7 +29,7 @@ has ten times more lists and dictionary files, each of them no larger.  Manifest
     {"documents": 12, "chunks_count": 80,
      "terms":      [["first term", "termlist.en.<hash>.json"], ...],  # UTF-16 order
      "dictionary": {"name": "dict.en.<hash>", "buckets": [[3, 1], [4, 2], ...]},
-     "chunks":     {"per_file": 4, "files_per_group": 24, "groups_per_list": 256,
+     "chunks":     {"per_file": 4, "files_per_group": 24, "groups_per_list": 64,
                     "lists": ["<hash>", ...]}}
 
 ``termlist.<lang>.json`` is ``{"terms": [["first term", "terms.en.<hash>.json"], ...]}``;
@@ -39,8 +39,17 @@ units, as lunr.js orders them), found in the last term list whose first term
 is not after it; the terms starting with a prefix are consecutive.
 ``terms.<lang>.json``::
 
-    {"terms": [["term", term_index, [ref, weight, ...], ...one list per field,
-                [page, page_weight, ...]]]}
+    {"terms": [["term", term_index, "postings", ...one per field, "page postings"]]}
+
+Each postings string is a list ``[ref, weight, ...]`` (below) written as whole
+numbers, refs as the gap from the previous ref and weights (rounded to 3
+decimals) in thousandths, each number in base-64 digits of ``POSTING_DIGITS``,
+5 bits a digit, lowest first, a digit plus 32 when more digits follow
+(``pipeline.index.encoded``, ``shards.decoded``): a third of the bytes of
+the same list as JSON numbers, and ``n / 1000`` is the float the decimal
+weight itself parses to, so both halves score as before.  Decoded::
+
+    ["term", term_index, [ref, weight, ...], ...one list per field, [page, page_weight, ...]]
 
 ``term_index`` is the term's position in the whole index (lunr's ``_index``);
 ``weight`` the term's BM25 weight in that field of that chunk, as lunr.py
@@ -81,7 +90,10 @@ list (``shards.chunk_file``).  ``chunks/<hash>.<n>.json``::
      "docs":   [["guide/install", "Install", "guide/install.html"], ...],
      "chunks": [[doc, "anchor", ["Title", "H2", "H3"], "plain text"], ...]}  # refs first, first+1, ...
 
-``doc`` indexes ``docs`` of the same file.
+``doc`` indexes ``docs`` of the same file.  A docs row without a URL has
+the URL ``id + PAGE_SUFFIX``, and ``0`` first in a heading path stands for
+the page's title (``shards.chunk_row``): the title is the first heading of
+most passages and the URL follows from the id on most sites.
 
 lunr scores the passages; ``rank`` orders pages by named criteria, then
 the passages inside each page, identically on both sides.
@@ -92,7 +104,8 @@ import json
 # 4: term rows end with page-level postings (ranking v2); chunk text keeps code
 # lines and table cells (markdown_ext/text.py).
 # 5: the manifest names lists of term, dictionary and chunk files, not the
-# files: its size no longer grows with the site (issue 19, cold bytes).
+# files: its size no longer grows with the site; the dictionary is cut by
+# word start and end; postings are base-64 strings (issue 19: cold and site bytes).
 FORMAT_VERSION = 5
 
 SEARCH_DIR = "search"
@@ -116,6 +129,9 @@ HASH_LENGTH = 16
 
 HEADING_SEPARATOR = " › "
 
+# The URL of a page whose chunk files give none: its id and this (a standalone build's page).
+PAGE_SUFFIX = ".html"
+
 # An answer's status: some result quotes a sentence with a query term, or none does.
 STATUS_SUPPORTED = "supported"
 STATUS_INSUFFICIENT = "insufficient"
@@ -134,10 +150,10 @@ MAX_WORD_LENGTH = 64
 
 
 # Target sizes of the files a query fetches, in uncompressed bytes: a term
-# file is ~12 KB gzipped (its JSON of numbers compresses ~2.6x).  Smaller term
-# files would lengthen the manifest's list of them, which every cold search
-# reads (rust-rfcs: ~500 files).
-TERMS_FILE_BYTES = 32_000
+# file is ~10 KB gzipped (base-64 postings compress ~1.6x).  The manifest
+# names term lists, not term files (format 5), so smaller files cost a
+# longer term list, not a longer manifest.
+TERMS_FILE_BYTES = 16_000
 # A dictionary file (terms of one length by start or end): ~2 KB gzipped.
 DICTIONARY_FILE_BYTES = 4_000
 # Chunks per chunk file (a chunk's text is ~400 bytes: a file is ~2 KB) and
@@ -149,8 +165,14 @@ CHUNK_FILES_PER_GROUP = 24
 # entry is ~45 bytes, so ~180 files per list (~4 KB gzipped).  A 100,000-page
 # site has ~10,000 term files: ~60 lists in the manifest.
 LISTING_FILE_BYTES = 8_000
-# Chunk group hashes per chunk list (17 bytes each: ~4.4 KB, ~2.5 KB gzipped).
-CHUNK_GROUPS_PER_LIST = 256
+# Chunk group hashes per chunk list (17 bytes each, hex that hardly compresses:
+# ~1.1 KB, ~0.7 KB gzipped).  A first screen of results is spread over a few
+# lists (3 on 10,000 generated pages: 8.4 KB gz with 256 a list); a 100,000-page
+# site has ~240 lists, 4 KB in the manifest.
+CHUNK_GROUPS_PER_LIST = 64
+
+# The digits of the postings strings (base 64, URL- and JSON-safe).
+POSTING_DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 
 TERMS_KIND = "terms"
 TERM_LIST_KIND = "termlist"

@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from . import analyzer, contract, query, quote, rank
-from .shards import ShardedIndex
+from .shards import ShardedIndex, chunk_row
 from .site_files import SiteFiles, check_manifest
 from ..errors import UsageError
 
@@ -58,8 +58,7 @@ class Shard:
     def chunk(self, ref: int) -> tuple[list, list, str]:
         """``(doc, chunk, text)`` of a ref: ``[id, title, url]``, ``[doc, anchor, heading]``."""
         data = self.read(self.index.chunk_file(ref))
-        row = data["chunks"][ref - data["first"]]
-        return data["docs"][row[0]], row[:3], row[3]
+        return chunk_row(data, ref)
 
 
 class SiteSearch:

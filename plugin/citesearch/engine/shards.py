@@ -68,20 +68,47 @@ def dictionary_files(dictionary: dict, term: str) -> list[str]:
     return names
 
 
+def chunk_row(data: dict, ref: int) -> tuple[list, list, str]:
+    """``([id, title, url], [doc, anchor, heading path], text)`` of ``ref`` in
+    its chunk file, the implied URL and title filled in (``contract``)."""
+    doc, anchor, heading, text = data["chunks"][ref - data["first"]]
+    doc_id, title, *url = data["docs"][doc]
+    if heading and heading[0] == 0:
+        heading = [title, *heading[1:]]
+    return [doc_id, title, url[0] if url else doc_id + contract.PAGE_SUFFIX], [doc, anchor, heading], text
+
+
 def term_files(entry: dict, load: Load) -> list[list]:
     """Every ``[first term, term file]`` of a language, in term order, from its term lists."""
     return [listed for _, name in entry["terms"] for listed in load(name)["terms"]]
+
+
+_DIGIT_VALUES = {digit: value for value, digit in enumerate(contract.POSTING_DIGITS)}
+
+
+def base64_numbers(text: str) -> list[int]:
+    """The whole numbers of a postings string (``pipeline.index.base64_numbers`` undone)."""
+    numbers, number, shift = [], 0, 0
+    for digit in text:
+        value = _DIGIT_VALUES[digit]
+        number |= (value & 31) << shift
+        if value & 32:
+            shift += 5
+        else:
+            numbers.append(number)
+            number = shift = 0
+    return numbers
 
 
 def decoded(row: list) -> list:
     """A term row as read (``pipeline.index.encoded`` undone): refs from their
     gaps, weights from thousandths."""
     lists = []
-    for flat in row[2:]:
-        out = [0] * len(flat)
-        out[0::2] = accumulate(flat[0::2])
-        out[1::2] = [weight / 1000 for weight in flat[1::2]]
-        lists.append(out)
+    for text in row[2:]:
+        flat = base64_numbers(text)
+        flat[0::2] = accumulate(flat[0::2])
+        flat[1::2] = [weight / 1000 for weight in flat[1::2]]
+        lists.append(flat)
     return [row[0], row[1], *lists]
 
 

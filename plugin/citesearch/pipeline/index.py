@@ -137,23 +137,36 @@ def _add(files: dict[str, bytes], name_of, data: object) -> str:
 
 def encoded(row: list) -> list:
     """A term row as written (``contract``): each ``[ref, weight, ...]`` list as
-    ref gaps and weights in thousandths, integers that are shorter in JSON.
+    a string of base-64 numbers, ref gaps and weights in thousandths.
 
     Weights are rounded to 3 decimals, so ``round(w * 1000)`` is exact and
     ``n / 1000`` on either side is the float the decimal itself parses to.
     """
     lists = []
     for flat in row[2:]:
-        out, previous = [0] * len(flat), 0
+        numbers, previous = [0] * len(flat), 0
         for i in range(0, len(flat), 2):
-            out[i], out[i + 1], previous = flat[i] - previous, round(flat[i + 1] * 1000), flat[i]
-        lists.append(out)
+            numbers[i], numbers[i + 1], previous = flat[i] - previous, round(flat[i + 1] * 1000), flat[i]
+        lists.append(base64_numbers(numbers))
     return [row[0], row[1], *lists]
 
 
+def base64_numbers(numbers: list[int]) -> str:
+    digits = contract.POSTING_DIGITS
+    out = []
+    for number in numbers:
+        if number < 0:
+            raise ValueError(f"a posting number is never negative, got {number}")
+        while number >= 32:
+            out.append(digits[32 | number & 31])
+            number >>= 5
+        out.append(digits[number])
+    return "".join(out)
+
+
 def _term_files(lang: str, rows: list[list], files: dict[str, bytes]) -> list[list]:
-    # About the JSON length: a term, then "gap,weight," pairs of ~8 characters.
-    sizes = [len(row[0]) + 16 + 4 * sum(len(flat) for flat in row[2:]) for row in rows]
+    # About the JSON length: a term, then (gap, weight) pairs of ~4 digits.
+    sizes = [len(row[0]) + 24 + 2 * sum(len(flat) for flat in row[2:]) for row in rows]
     listing = []
     for group in grouped(rows, sizes, contract.TERMS_FILE_BYTES):
         part = [encoded(rows[i]) for i in group]
@@ -215,9 +228,13 @@ def _chunk_files(chunks: list[Chunk], owners: list[SearchPage], files: dict[str,
                 page = owners[ref]
                 if id(page) not in docs:
                     docs[id(page)] = len(doc_rows)
-                    doc_rows.append([page.doc_id, page.title, page.url])
+                    implied = page.url == page.doc_id + contract.PAGE_SUFFIX
+                    doc_rows.append([page.doc_id, page.title] if implied else [page.doc_id, page.title, page.url])
                 chunk = chunks[ref]
-                chunk_rows.append([docs[id(page)], chunk.anchor, list(chunk.heading_path), chunk.text])
+                heading = list(chunk.heading_path)
+                if heading and heading[0] == page.title:
+                    heading[0] = 0  # the page's title, once in docs
+                chunk_rows.append([docs[id(page)], chunk.anchor, heading, chunk.text])
             bodies.append(dumps({"first": first, "docs": doc_rows, "chunks": chunk_rows}))
         name = digest(b"\0".join(bodies))[: contract.HASH_LENGTH]
         for position, body in enumerate(bodies):
