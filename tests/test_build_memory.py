@@ -8,6 +8,7 @@ rendered.
 from __future__ import annotations
 
 import string
+from array import array
 from collections import Counter
 from pathlib import Path
 
@@ -23,7 +24,7 @@ from citesearch.engine import analyzer
 from citesearch.model import Document
 from citesearch.pipeline import lunr_index, parse
 from citesearch.pipeline.load import load_documents
-from citesearch.pipeline.lunr_index import counted, field_counts, term_rows_from_counts
+from citesearch.pipeline.lunr_index import chunk_counts, counted, field_counts, packed, term_rows_from_counts, unpacked
 from conftest import BASIC_SITE
 from index_support import field_terms
 
@@ -79,12 +80,13 @@ def test_pages_from_workers_equal_pages_parsed_here_and_share_their_terms(monkey
     _, here = _parsed(monkeypatch, parallel=False)
     documents, forked = _parsed(monkeypatch, parallel=True)
     assert forked == here
-    assert [[c.terms for c in p.chunks] for p in forked] == [[c.terms for c in p.chunks] for p in here]
+    assert [[chunk_counts(c) for c in p.chunks] for p in forked] == [[c.terms for c in p.chunks] for p in here]
+    assert all(isinstance(c.terms, array) for p in forked for c in p.chunks), "packed: no tuple per field"
     assert all(page.doc is doc for page, doc in zip(forked, documents)), "the parent's own Documents, not copies"
     seen: dict[str, str] = {}
     for page in forked:
         for chunk in page.chunks:
-            for terms, _ in chunk.terms:
+            for terms, _ in chunk_counts(chunk):
                 for term in terms:
                     assert seen.setdefault(term, term) is term, f"{term!r} is held twice"
 
@@ -262,3 +264,10 @@ def test_term_rows_go_into_their_files_before_the_last_rows_are_made(monkeypatch
     assert streamed == at_once
     assert events.count("rows") > 3 and events.count("terms file") > 3
     assert events.index("terms file") < len(events) - 1 - events[::-1].index("rows"), "a term file before the last rows"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.tuples(_terms, _terms, _terms))
+def test_packed_counts_unpack_to_the_same_counts(document):
+    counts = tuple(map(counted, document))
+    assert unpacked(packed(counts)) == counts

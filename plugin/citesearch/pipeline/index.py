@@ -12,7 +12,7 @@ import orjson
 from ..engine import analyzer, contract
 from ..engine.shards import utf16_key, utf16_length
 from ..model import Chunk, ParsedDocument
-from .lunr_index import chunk_counts, term_row_batches
+from .lunr_index import ChunkCounts, term_row_batches
 
 # What the search files depend on besides the pages; the build cache reuses the
 # last build's files while none of it (nor any page field) changed.
@@ -96,7 +96,7 @@ def build_shard(lang: str, pages: Iterable[SearchPage]) -> LanguageShard:
     terms: list[str] = []
 
     def rows() -> Iterator[list]:
-        for batch in term_row_batches([chunk_counts(chunk) for chunk in chunks], page_starts):
+        for batch in term_row_batches(ChunkCounts(chunks), page_starts):
             if boosted:
                 _apply_boosts(batch, boosts)
             terms.extend(row[0] for row in batch)

@@ -55,20 +55,62 @@ def field_counts(title: str, heading_text: str, text: str, *, cache_text: bool =
 
 
 def chunk_counts(chunk: Chunk) -> FieldCounts:
-    """The chunk's term counts: from the parse worker, or analysed here when it came from the cache."""
+    """The chunk's term counts: from the parse worker (maybe ``packed``), or analysed here when it came from the cache."""
+    if isinstance(chunk.terms, array):
+        return unpacked(chunk.terms)
     if chunk.terms is not None:
         return chunk.terms
     return field_counts(chunk.heading_path[0], chunk.heading_text, chunk.text)
 
 
-def interned(counts: FieldCounts) -> FieldCounts:
-    """The same counts with every term the one shared string of its text.
+class ChunkCounts(Sequence[FieldCounts]):
+    """``chunk_counts`` of each chunk, made when asked for: never all at once."""
 
-    Unpickled from a worker, every term is a string object of its own: hundreds
-    of thousands on a large site, where a few ten thousand distinct terms do.
+    def __init__(self, chunks: Sequence[Chunk]):
+        self.chunks = chunks
+
+    def __len__(self) -> int:
+        return len(self.chunks)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [chunk_counts(chunk) for chunk in self.chunks[i]]
+        return chunk_counts(self.chunks[i])
+
+
+# Every term a packed chunk names, by number (and the number of each): a
+# process's vocabulary, a few hundred thousand terms on a 100,000-page site.
+_TERMS: list[str] = []
+_NUMBERS: dict[str, int] = {}
+
+
+def packed(counts: FieldCounts) -> array:
+    """A chunk's counts in one array of C ints: per field its distinct-term count, then the terms' numbers and counts.
+
+    Held for every chunk of a site until it is indexed: as tuples of strings
+    and ints they were the largest part of a parsed page (~11 KB of 29).
     """
-    intern = sys.intern
-    return tuple((tuple(map(intern, terms_)), numbers) for terms_, numbers in counts)
+    numbers = _NUMBERS
+    packed_ = array("i", [len(distinct) for distinct, _ in counts])
+    for distinct, counts_ in counts:
+        for term in distinct:
+            number = numbers.get(term)
+            if number is None:
+                number = numbers[term] = len(_TERMS)
+                _TERMS.append(term)
+            packed_.append(number)
+        packed_.extend(counts_)
+    return packed_
+
+
+def unpacked(data: array) -> FieldCounts:
+    """``packed`` undone: the same counts, each term the one shared string of its text."""
+    fields, at = [], len(contract.FIELDS)
+    terms = _TERMS
+    for size in data[:at]:
+        fields.append((tuple(terms[n] for n in data[at:at + size]), tuple(data[at + size:at + 2 * size])))
+        at += 2 * size
+    return tuple(fields)
 
 
 def build_lunr_index(chunks: Sequence[Chunk]) -> dict:
@@ -87,7 +129,7 @@ def build_term_rows(chunks: Sequence[Chunk]) -> list[list]:
     the serialized index's.  Made directly, without building the serialized
     index and turning it around.
     """
-    return term_rows_from_counts([chunk_counts(chunk) for chunk in chunks])
+    return term_rows_from_counts(ChunkCounts(chunks))
 
 
 @dataclass
