@@ -80,7 +80,7 @@ def build_shard(lang: str, pages: Iterable[SearchPage]) -> LanguageShard:
     """Term, dictionary and chunk files of one language (see ``engine.contract``).
 
     Term rows come a range of terms at a time and go into their files as they
-    come: a large site's rows were never all in memory at once.
+    come: a large site's rows are never all in memory at once.
     """
     pages = list(pages)
     chunks: list[Chunk] = []
