@@ -8,12 +8,13 @@ rendered.
 from __future__ import annotations
 
 import string
+from array import array
 from collections import Counter
 from pathlib import Path
 
 import orjson
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from citesearch import build
@@ -23,7 +24,7 @@ from citesearch.engine import analyzer
 from citesearch.model import Document
 from citesearch.pipeline import lunr_index, parse
 from citesearch.pipeline.load import load_documents
-from citesearch.pipeline.lunr_index import counted, field_counts, term_rows_from_counts
+from citesearch.pipeline.lunr_index import chunk_counts, counted, field_counts, packed, term_rows_from_counts, unpacked
 from conftest import BASIC_SITE
 from index_support import field_terms
 
@@ -79,12 +80,13 @@ def test_pages_from_workers_equal_pages_parsed_here_and_share_their_terms(monkey
     _, here = _parsed(monkeypatch, parallel=False)
     documents, forked = _parsed(monkeypatch, parallel=True)
     assert forked == here
-    assert [[c.terms for c in p.chunks] for p in forked] == [[c.terms for c in p.chunks] for p in here]
+    assert [[chunk_counts(c) for c in p.chunks] for p in forked] == [[c.terms for c in p.chunks] for p in here]
+    assert all(isinstance(c.terms, array) for p in forked for c in p.chunks), "packed: no tuple per field"
     assert all(page.doc is doc for page, doc in zip(forked, documents)), "the parent's own Documents, not copies"
     seen: dict[str, str] = {}
     for page in forked:
         for chunk in page.chunks:
-            for terms, _ in chunk.terms:
+            for terms, _ in chunk_counts(chunk):
                 for term in terms:
                     assert seen.setdefault(term, term) is term, f"{term!r} is held twice"
 
@@ -207,3 +209,65 @@ def test_a_disk_failing_under_the_rendering_process_is_one_message_and_no_site(t
         build(BASIC_SITE, tmp_path / "site", no_cache=True)
     assert render_in_child
     assert not (tmp_path / "site").exists() and not list(tmp_path.glob(".site.*"))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(_terms, _terms, _terms), min_size=1, max_size=30), st.data())
+def test_rows_made_batch_by_batch_are_the_rows_made_at_once_page_postings_too(documents, data):
+    """Streamed rows (numpy, small batches) end with exactly ``page_postings``'s page-level postings."""
+    starts = sorted({0, *data.draw(st.sets(st.integers(0, len(documents) - 1)))})
+    page_of = [max(s for s in starts if s <= i) for i in range(len(documents))]
+    documents = [(documents[page_of[i]][0], *document[1:]) for i, document in enumerate(documents)]  # one title a page
+    assume(any(terms for document in documents for terms in document))  # else no average page length
+    counts = [tuple(map(counted, document)) for document in documents]
+    whole = [row for batch in lunr_index.term_row_batches(counts, starts, numpy_from=10**9) for row in batch]
+    by_page = lunr_index.page_postings(lunr_index._pages(counts, starts))
+    assert [row[:-1] for row in whole] == term_rows_from_counts(counts, numpy_from=10**9)
+    assert [row[-1] for row in whole] == [by_page[row[0]] for row in whole]
+    batch = lunr_index._BATCH
+    lunr_index._BATCH = data.draw(st.integers(1, 8))
+    try:
+        batches = list(lunr_index.term_row_batches(counts, starts, numpy_from=0))
+    finally:
+        lunr_index._BATCH = batch
+    assert [row for rows in batches for row in rows] == whole
+
+
+def test_term_rows_go_into_their_files_before_the_last_rows_are_made(monkeypatch):
+    """The index writes each term file as its rows come: a large site's rows are never all in memory.
+
+    Same files whether the rows come in one batch or term range by term range.
+    """
+    from citesearch.engine import contract
+    from citesearch.pipeline import index
+
+    _, pages = _parsed(monkeypatch, parallel=False)
+    monkeypatch.setattr(lunr_index, "NUMPY_MIN_POSTINGS", 0)
+    monkeypatch.setattr(contract, "TERMS_FILE_BYTES", 400)  # several term files
+    at_once = index.index_documents(pages, "en", {"name": "test"})
+    events: list[str] = []
+    real_batches, real_add = index.term_row_batches, index._add
+
+    def batches(*args, **kwargs):
+        for batch in real_batches(*args, **kwargs):
+            events.append("rows")
+            yield batch
+
+    def add(files, name_of, data):
+        events.append("terms file" if "terms" in data and isinstance(data["terms"][0], list) else "file")
+        return real_add(files, name_of, data)
+
+    monkeypatch.setattr(lunr_index, "_BATCH", 16)
+    monkeypatch.setattr(index, "term_row_batches", batches)
+    monkeypatch.setattr(index, "_add", add)
+    streamed = index.index_documents(pages, "en", {"name": "test"})
+    assert streamed == at_once
+    assert events.count("rows") > 3 and events.count("terms file") > 3
+    assert events.index("terms file") < len(events) - 1 - events[::-1].index("rows"), "a term file before the last rows"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.tuples(_terms, _terms, _terms))
+def test_packed_counts_unpack_to_the_same_counts(document):
+    counts = tuple(map(counted, document))
+    assert unpacked(packed(counts)) == counts

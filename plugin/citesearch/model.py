@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
@@ -63,8 +64,9 @@ class Chunk:
     # Analysed terms of the index fields (title, heading, body), computed in the parse
     # workers so both cores share the analysis; None when not computed (e.g. cached).
     # Per field: the distinct terms in first-seen order and the count of each (all
-    # the index needs; ``lunr_index.counted``).  Derived, so left out of equality.
-    terms: tuple[tuple[tuple[str, ...], tuple[int, ...]], ...] | None = field(default=None, compare=False, repr=False)
+    # the index needs; ``lunr_index.counted``), or the same packed into an array (``lunr_index.packed``,
+    # pages from the parse workers).  Derived, so left out of equality.
+    terms: tuple[tuple[tuple[str, ...], tuple[int, ...]], ...] | array | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

@@ -61,7 +61,7 @@ class BuildCache:
             fresh = parser.parse_many(plan.stale, progress)
             pages = plan.merge(fresh)
             self.changes = plan.changes
-            rows = {page.doc.id: encode(page, digest, urls) for page, digest in zip(fresh, plan.fresh_hashes())}
+            rows = ((page.doc.id, encode(page, digest, urls)) for page, digest in zip(fresh, plan.fresh_hashes()))
             self._attempt(lambda: store.save(self.parse_key, rows, plan.removed))
             return pages
 

@@ -13,7 +13,7 @@ import errno
 import os
 import sqlite3
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Iterable, Iterator, Sequence
 
 import orjson
 
@@ -104,18 +104,22 @@ class Store:
             rows[doc_id].chunks.append(orjson.loads(payload))  # every row, every build: json took twice as long
         return (found[0] if found else None), rows
 
-    def save(self, key: str, fresh: dict[str, Row], removed: Sequence[str]) -> None:
-        """Record one build: one transaction, parameterised SQL only.  A new key drops every old row."""
+    def save(self, key: str, fresh: Iterable[tuple[str, Row]], removed: Sequence[str]) -> None:
+        """Record one build: one transaction, parameterised SQL only.  A new key drops every old row.
+
+        ``fresh`` rows are written as they come (a generator: a large site's
+        rows, HTML and chunk texts, are never all in memory at once).
+        """
         db = self.connection
         db.execute("BEGIN IMMEDIATE")
         try:
             if key != self.key:
                 db.execute("DELETE FROM chunks")
                 db.execute("DELETE FROM documents")
-            for doc_id in [*removed, *fresh]:
-                db.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,))
-                db.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
-            for doc_id, row in fresh.items():
+            for doc_id in removed:
+                self._delete(doc_id)
+            for doc_id, row in fresh:
+                self._delete(doc_id)
                 db.execute(
                     "INSERT INTO documents (id, rel_path, hash, metadata, html) VALUES (?, ?, ?, ?, ?)",
                     (doc_id, row.rel_path, row.hash, _dumps(row.metadata), row.html),
@@ -130,6 +134,10 @@ class Store:
             with contextlib.suppress(sqlite3.Error):  # a full disk may have rolled it back already
                 db.execute("ROLLBACK")
             raise
+
+    def _delete(self, doc_id: str) -> None:
+        self.connection.execute("DELETE FROM chunks WHERE doc_id = ?", (doc_id,))
+        self.connection.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
 
     def close(self) -> None:
         self.connection.close()

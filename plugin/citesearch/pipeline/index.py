@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Sequence
 
 import lunr
 import orjson
@@ -12,7 +12,7 @@ import orjson
 from ..engine import analyzer, contract
 from ..engine.shards import utf16_key, utf16_length
 from ..model import Chunk, ParsedDocument
-from .lunr_index import build_term_rows, chunk_counts, page_postings
+from .lunr_index import ChunkCounts, term_row_batches
 
 # What the search files depend on besides the pages; the build cache reuses the
 # last build's files while none of it (nor any page field) changed.
@@ -77,7 +77,11 @@ def grouped(items: Sequence, sizes: Sequence[int], target: int) -> list[range]:
 
 
 def build_shard(lang: str, pages: Iterable[SearchPage]) -> LanguageShard:
-    """Term, dictionary and chunk files of one language (see ``engine.contract``)."""
+    """Term, dictionary and chunk files of one language (see ``engine.contract``).
+
+    Term rows come a range of terms at a time and go into their files as they
+    come: a large site's rows are never all in memory at once.
+    """
     pages = list(pages)
     chunks: list[Chunk] = []
     owners: list[SearchPage] = []
@@ -86,30 +90,24 @@ def build_shard(lang: str, pages: Iterable[SearchPage]) -> LanguageShard:
             if chunk.text:
                 chunks.append(chunk)
                 owners.append(page)
-    rows = build_term_rows(chunks)
-    _add_page_postings(rows, chunks, owners)
-    _apply_boosts(rows, [owner.boost for owner in owners])
+    page_starts = [ref for ref, owner in enumerate(owners) if not ref or owners[ref - 1] is not owner]
+    boosts = [owner.boost for owner in owners]
+    boosted = any(boost != 1.0 for boost in boosts)
+    terms: list[str] = []
+
+    def rows() -> Iterator[list]:
+        for batch in term_row_batches(ChunkCounts(chunks), page_starts):
+            if boosted:
+                _apply_boosts(batch, boosts)
+            terms.extend(row[0] for row in batch)
+            yield from batch
+
     files: dict[str, bytes] = {}
-    entry = {
-        "documents": len(pages),
-        "chunks_count": len(chunks),
-        "terms": _term_files(lang, rows, files),
-        "dictionary": _dictionary_files(lang, [row[0] for row in rows], files),
-        "chunks": _chunk_files(chunks, owners, files),
-    }
+    entry: dict = {"documents": len(pages), "chunks_count": len(chunks)}
+    entry["terms"] = _term_files(lang, rows(), files)
+    entry["dictionary"] = _dictionary_files(lang, terms, files)
+    entry["chunks"] = _chunk_files(chunks, owners, files)
     return LanguageShard(lang, files, entry)
-
-
-def _add_page_postings(rows: list[list], chunks: list[Chunk], owners: list[SearchPage]) -> None:
-    """Append each term's page-level postings to its row (``contract``: the last list)."""
-    pages: list[tuple[int, list]] = []
-    for ref, (chunk, owner) in enumerate(zip(chunks, owners)):
-        if not pages or owners[pages[-1][0]] is not owner:
-            pages.append((ref, []))
-        pages[-1][1].append(chunk_counts(chunk))
-    postings = page_postings(pages)
-    for row in rows:
-        row.append(postings[row[0]])
 
 
 def _apply_boosts(rows: list[list], boosts: list[float]) -> None:
@@ -164,14 +162,26 @@ def base64_numbers(numbers: list[int]) -> str:
     return "".join(out)
 
 
-def _term_files(lang: str, rows: list[list], files: dict[str, bytes]) -> list[list]:
-    # About the JSON length: a term, then (gap, weight) pairs of ~4 digits.
-    sizes = [len(row[0]) + 24 + 2 * sum(len(flat) for flat in row[2:]) for row in rows]
-    listing = []
-    for group in grouped(rows, sizes, contract.TERMS_FILE_BYTES):
-        part = [encoded(rows[i]) for i in group]
+def _term_files(lang: str, rows: Iterable[list], files: dict[str, bytes]) -> list[list]:
+    """Consecutive rows into files of about ``TERMS_FILE_BYTES`` (as ``grouped``),
+    written as the rows come, then listed (``_term_lists``)."""
+    listing: list[list] = []
+    part: list[list] = []
+    total = 0
+
+    def close_part() -> None:
         name = _add(files, lambda h: contract.shard_name(contract.TERMS_KIND, lang, h), {"terms": part})
         listing.append([part[0][0], name])
+
+    for row in rows:
+        part.append(encoded(row))
+        # About the JSON length: a term, then (gap, weight) pairs of ~4 digits.
+        total += len(row[0]) + 24 + 2 * sum(len(flat) for flat in row[2:])
+        if total >= contract.TERMS_FILE_BYTES:
+            close_part()
+            part, total = [], 0
+    if part:
+        close_part()
     return _term_lists(lang, listing, files)
 
 

@@ -12,8 +12,10 @@ import functools
 import math
 import re
 import sys
+from array import array
 from collections import Counter, defaultdict
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Iterable, Iterator, Sequence
 
 from ..engine import analyzer, contract
@@ -53,20 +55,62 @@ def field_counts(title: str, heading_text: str, text: str, *, cache_text: bool =
 
 
 def chunk_counts(chunk: Chunk) -> FieldCounts:
-    """The chunk's term counts: from the parse worker, or analysed here when it came from the cache."""
+    """The chunk's term counts: from the parse worker (maybe ``packed``), or analysed here when it came from the cache."""
+    if isinstance(chunk.terms, array):
+        return unpacked(chunk.terms)
     if chunk.terms is not None:
         return chunk.terms
     return field_counts(chunk.heading_path[0], chunk.heading_text, chunk.text)
 
 
-def interned(counts: FieldCounts) -> FieldCounts:
-    """The same counts with every term the one shared string of its text.
+class ChunkCounts(Sequence[FieldCounts]):
+    """``chunk_counts`` of each chunk, made when asked for: never all at once."""
 
-    Unpickled from a worker, every term is a string object of its own: hundreds
-    of thousands on a large site, where a few ten thousand distinct terms do.
+    def __init__(self, chunks: Sequence[Chunk]):
+        self.chunks = chunks
+
+    def __len__(self) -> int:
+        return len(self.chunks)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [chunk_counts(chunk) for chunk in self.chunks[i]]
+        return chunk_counts(self.chunks[i])
+
+
+# Every term a packed chunk names, by number (and the number of each): a
+# process's vocabulary, a few hundred thousand terms on a 100,000-page site.
+_TERMS: list[str] = []
+_NUMBERS: dict[str, int] = {}
+
+
+def packed(counts: FieldCounts) -> array:
+    """A chunk's counts in one array of C ints: per field its distinct-term count, then the terms' numbers and counts.
+
+    Held for every chunk of a site until it is indexed: as tuples of strings
+    and ints they were the largest part of a parsed page (~11 KB of 29).
     """
-    intern = sys.intern
-    return tuple((tuple(map(intern, terms_)), numbers) for terms_, numbers in counts)
+    numbers = _NUMBERS
+    packed_ = array("i", [len(distinct) for distinct, _ in counts])
+    for distinct, counts_ in counts:
+        for term in distinct:
+            number = numbers.get(term)
+            if number is None:
+                number = numbers[term] = len(_TERMS)
+                _TERMS.append(term)
+            packed_.append(number)
+        packed_.extend(counts_)
+    return packed_
+
+
+def unpacked(data: array) -> FieldCounts:
+    """``packed`` undone: the same counts, each term the one shared string of its text."""
+    fields, at = [], len(contract.FIELDS)
+    terms = _TERMS
+    for size in data[:at]:
+        fields.append((tuple(terms[n] for n in data[at:at + size]), tuple(data[at + size:at + 2 * size])))
+        at += 2 * size
+    return tuple(fields)
 
 
 def build_lunr_index(chunks: Sequence[Chunk]) -> dict:
@@ -85,7 +129,7 @@ def build_term_rows(chunks: Sequence[Chunk]) -> list[list]:
     the serialized index's.  Made directly, without building the serialized
     index and turning it around.
     """
-    return term_rows_from_counts([chunk_counts(chunk) for chunk in chunks])
+    return term_rows_from_counts(ChunkCounts(chunks))
 
 
 @dataclass
@@ -172,41 +216,111 @@ NUMPY_MIN_POSTINGS = 200_000
 
 
 def term_rows_from_counts(documents: Sequence[FieldCounts], *, numpy_from: int | None = None) -> list[list]:
-    """``build_term_rows`` of documents given as their field term counts.
+    """``build_term_rows`` of documents given as their field term counts (see ``term_row_batches``)."""
+    return [row for batch in term_row_batches(documents, numpy_from=numpy_from) for row in batch]
 
-    One pass counts the terms; then the weights of each field (a million of
-    them on rust-rfcs) are computed field by field, with numpy when there are
-    at least ``numpy_from`` postings (default ``NUMPY_MIN_POSTINGS``): the same
-    float operations in the same order as ``_weight`` either way, and the same
-    rounding (``rounded``).  Only idf is computed in Python, once per document count.
+
+def term_row_batches(documents: Sequence[FieldCounts], page_starts: Sequence[int] | None = None, *,
+                     numpy_from: int | None = None) -> Iterator[list[list]]:
+    """``build_term_rows`` a range of terms at a time, in lunr.js order.
+
+    One pass numbers the terms and keeps each field's postings as arrays of
+    ints (term, document, count); the weights of each field are then computed
+    with numpy when there are at least ``numpy_from`` postings (default
+    ``NUMPY_MIN_POSTINGS``): the same float operations in the same order as
+    ``_weight`` either way, and the same rounding (``rounded``).  Only idf is
+    computed in Python, once per document count.  With numpy, rows are made
+    (and can be written and dropped) ``_BATCH`` postings at a time: a large
+    site's rows as Python lists were most of its build's peak memory.
+
+    With ``page_starts`` (the first document of each page, ascending), each row
+    ends with the term's page-level postings, as ``page_postings`` gives them.
     """
     if not documents:
-        return []
-    postings = [_FieldPostings(len(documents)) for _ in contract.FIELDS]
-    first_seen: dict[str, object] = {}
+        return
+    fields = [_FieldPostings(len(documents)) for _ in contract.FIELDS]
+    term_index: dict[str, int] = {}  # lunr.py numbers terms in first-seen order
+    number = term_index.setdefault
     for i, document in enumerate(documents):
-        for field, (distinct, numbers) in zip(postings, document):
+        for field, (distinct, numbers) in zip(fields, document):
             if distinct:
-                first_seen.update(dict.fromkeys(distinct))  # keeps each term's first position
-                field.add(i, distinct, numbers)
-    term_index = {term: n for n, term in enumerate(first_seen)}
-    with_numpy = sum(len(field.terms) for field in postings) >= (NUMPY_MIN_POSTINGS if numpy_from is None else numpy_from)
-    with_term = [0] * len(term_index)  # documents with the term, a document once per field
-    for field in postings:
-        field.number(term_index, with_numpy)
-        for t, count in field.documents_by_term(len(term_index)):
+                field.add(i, [number(term, len(term_index)) for term in distinct], numbers)
+    postings = sum(len(field.ids) for field in fields)
+    if postings < (NUMPY_MIN_POSTINGS if numpy_from is None else numpy_from):
+        yield _rows_in_python(documents, fields, term_index, page_starts)
+        return
+    yield from _rows_with_numpy(documents, fields, term_index, page_starts)
+
+
+def _idf_by_term(fields: Sequence[_FieldPostings], terms: int, documents: int) -> list[float]:
+    with_term = [0] * terms  # documents with the term, a document once per field
+    for field in fields:
+        for t, count in field.documents_by_term(terms):
             with_term[t] += count
-    idf_of = {count: _idf(count, len(documents)) for count in set(with_term)}
-    idf = [idf_of[count] for count in with_term]
+    idf_of = {count: _idf(count, documents) for count in set(with_term)}
+    return [idf_of[count] for count in with_term]
+
+
+def _rows_in_python(documents: Sequence[FieldCounts], fields: list[_FieldPostings], term_index: dict[str, int],
+                    page_starts: Sequence[int] | None) -> list[list]:
+    idf = _idf_by_term(fields, len(term_index), len(documents))
     by_index = [[term, t] for term, t in term_index.items()]
-    refs = list(range(len(documents)))  # one int object per ref, shared by every posting
-    for f, field in enumerate(postings):
-        if with_numpy:
-            field.append_to(by_index, refs, idf, _boost(f))
-        else:
-            field.append_in_python(by_index, idf, _boost(f))
-        postings[f] = None  # its arrays are no longer needed: keep the peak down
+    for f, field in enumerate(fields):
+        field.append_in_python(by_index, idf, _boost(f))
+    if page_starts is not None:
+        by_page = page_postings(_pages(documents, page_starts))
+        for row in by_index:
+            row.append(by_page[row[0]])
     return [by_index[term_index[term]] for term in in_utf16_order(term_index)]  # lunr.js's order
+
+
+def _pages(documents: Sequence[FieldCounts], page_starts: Sequence[int]) -> list[tuple[int, Sequence[FieldCounts]]]:
+    """``page_postings``'s input: each page's first document and its documents' counts."""
+    ends = [*page_starts[1:], len(documents)]
+    return [(start, documents[start:end]) for start, end in zip(page_starts, ends)]
+
+
+def _rows_with_numpy(documents: Sequence[FieldCounts], fields: list[_FieldPostings], term_index: dict[str, int],
+                     page_starts: Sequence[int] | None) -> Iterator[list[list]]:
+    import numpy  # only large indexes pay for the import
+
+    idf = numpy.array(_idf_by_term(fields, len(term_index), len(documents)), dtype=numpy.float64)
+    ordered = in_utf16_order(term_index)  # lunr.js's order: rows are made in it, batch by batch
+    by_rank = numpy.fromiter(map(term_index.__getitem__, ordered), dtype=numpy.int64, count=len(ordered))
+    rank = numpy.empty(len(ordered), dtype=numpy.int32)
+    rank[by_rank] = numpy.arange(len(ordered), dtype=numpy.int32)
+    idf = idf[by_rank]  # by rank from here on
+    weighed = [_Sorted(field, rank, idf, _boost(f)) for f, field in enumerate(fields)]
+    if page_starts is not None:
+        pages = _page_field(documents, page_starts, term_index)
+        page_idf = _idf_by_term([pages], len(term_index), pages.documents)
+        weighed.append(_Sorted(pages, rank, numpy.array(page_idf, dtype=numpy.float64)[by_rank], 1.0))
+    del rank, by_rank
+    refs = list(range(len(documents)))  # one int object per ref, shared by every posting
+    total = sum(w.starts for w in weighed)  # postings of all fields up to each rank
+    first = 0
+    while first < len(ordered):
+        # Terms [first, last) hold about _BATCH postings (one term may hold more).
+        last = max(first + 1, int(numpy.searchsorted(total, total[first] + _BATCH, side="right")) - 1)
+        rows = [[term, term_index[term]] for term in ordered[first:last]]
+        for w in weighed:
+            w.append(rows, first, last, refs)
+        yield rows
+        first = last
+
+
+def _page_field(documents: Sequence[FieldCounts], page_starts: Sequence[int], term_index: dict[str, int]
+                ) -> _FieldPostings:
+    """The pages as one more field: each page's term counts (``page_counts``), keyed by its first document.
+
+    Lengths are kept by first document (0 for the others); the average is over the pages.
+    """
+    pages = _FieldPostings(len(documents))
+    for first, chunks in _pages(documents, page_starts):
+        counts = page_counts(chunks)
+        pages.add(first, list(map(term_index.__getitem__, counts)), list(counts.values()))
+    pages.documents = len(page_starts)
+    return pages
 
 
 def in_utf16_order(terms: Iterable[str]) -> list[str]:
@@ -225,47 +339,39 @@ _ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
 
 
 class _FieldPostings:
-    """One field's (document, distinct term, count) entries, documents in order, and its lengths."""
+    """One field's (document, term index, count) entries, documents in order, and its lengths."""
 
     def __init__(self, documents: int):
-        self.terms: list[str] = []
-        self.counts: list[int] = []
-        self.refs: list[int] = []
-        self.lengths = [0] * documents
-        self.ids = None  # term indices of ``terms``, once numbered
+        # C ints, 4 bytes a posting: Python lists of them took 24 (and their ints more).
+        self.ids = array("i")
+        self.counts = array("i")
+        self.refs = array("i")
+        self.lengths = array("q", bytes(8 * documents))
+        self.documents = documents  # how many documents the average length is over (pages: fewer than refs)
 
-    def add(self, ref: int, distinct: tuple[str, ...], numbers: tuple[int, ...]) -> None:
-        self.terms += distinct
-        self.counts += numbers
-        self.refs += [ref] * len(distinct)
+    def add(self, ref: int, ids: list[int], numbers: Sequence[int]) -> None:
+        self.ids.extend(ids)
+        self.counts.extend(numbers)
+        self.refs.extend(repeat(ref, len(ids)))
         self.lengths[ref] = sum(numbers)
 
-    def number(self, term_index: dict[str, int], with_numpy: bool) -> None:
-        """Terms to term indices; with numpy, every list to an array (a tenth of the memory)."""
-        if not with_numpy:
-            self.ids = list(map(term_index.__getitem__, self.terms))
-            self.terms = []
-            return
-        import numpy  # only large indexes pay for the import
 
-        self.ids = numpy.fromiter(map(term_index.__getitem__, self.terms), dtype=numpy.int32, count=len(self.terms))
-        self.terms = []
-        self.counts = numpy.array(self.counts, dtype=numpy.int32)  # int32 + float64 is float64: the same weights
-        self.refs = numpy.array(self.refs, dtype=numpy.int32)
+    def average(self) -> float:
+        return sum(self.lengths) / self.documents
 
     def documents_by_term(self, terms: int) -> Iterable[tuple[int, int]]:
-        """(term index, how many documents have it in this field), once numbered."""
-        if isinstance(self.ids, list):
+        """(term index, how many documents have it in this field)."""
+        if len(self.ids) < NUMPY_MIN_POSTINGS:
             return Counter(self.ids).items()
         import numpy
 
-        return enumerate(numpy.bincount(self.ids, minlength=terms).tolist())
+        return enumerate(numpy.bincount(numpy.frombuffer(self.ids, dtype=numpy.intc), minlength=terms).tolist())
 
     def append_in_python(self, rows: list[list], idf: list[float], boost: float) -> None:
-        """``append_to`` without numpy: ``_weight`` of each posting."""
+        """Append ``[ref, weight, ...]`` of this field to each row (rows by term index): ``_weight`` of each posting."""
         flats: list[list] = [[] for _ in rows]
         if self.ids:
-            average = sum(self.lengths) / len(self.lengths)
+            average = self.average()
             norms = [K1 * (1 - B + B * (length / average)) for length in self.lengths]  # as _Weighing.norm
             share = {}.setdefault  # one float object per distinct weight (a tenth of them on fastapi-en)
             for t, ref, tf in zip(self.ids, self.refs, self.counts):
@@ -274,44 +380,44 @@ class _FieldPostings:
         for row, flat in zip(rows, flats):
             row.append(flat)
 
-    def append_to(self, rows: list[list], refs: list[int], idf: list[float], boost: float) -> None:
-        """Append ``[ref, weight, ...]`` of this field to each row (rows by term index).
 
-        The postings are sorted by term once, then weighed and turned into
-        Python lists a batch of terms at a time: all at once, the temporary
-        arrays and lists were a third of a large build's peak memory.
-        """
+class _Sorted:
+    """One field's postings sorted by term rank, ready to be weighed a range of ranks at a time (``idf`` by rank)."""
+
+    def __init__(self, field: _FieldPostings, rank, idf, boost: float):
         import numpy
 
-        if not len(self.counts):
-            for row in rows:
-                row.append([])
-            return
-        average = sum(self.lengths) / len(self.lengths)
-        norms = K1 * (1 - B + B * (numpy.array(self.lengths, dtype=numpy.float64) / average))  # as _Weighing.norm
-        idf_array = numpy.array(idf, dtype=numpy.float64)
-        by_term = numpy.argsort(self.ids, kind="stable")  # stable: refs stay ascending within a term
-        ids, tf, documents = self.ids[by_term], self.counts[by_term], self.refs[by_term]
-        self.ids = self.counts = self.refs = None
-        del by_term
-        starts = numpy.zeros(len(rows) + 1, dtype=numpy.int64)
-        numpy.cumsum(numpy.bincount(ids, minlength=len(rows)), out=starts[1:])
-        floats: dict[float, float] = {}  # one float object per distinct weight, shared
-        first = 0
-        while first < len(rows):
-            # Terms [first, last) hold about _BATCH postings (one term may hold more).
-            last = max(first + 1, int(numpy.searchsorted(starts, starts[first] + _BATCH, side="right")) - 1)
-            lo, hi = int(starts[first]), int(starts[last])
-            part = slice(lo, hi)
-            weights = rounded(idf_array[ids[part]] * ((K1 + 1) * tf[part]) / (norms[documents[part]] + tf[part]) * boost)
-            flat: list = [0] * (2 * (hi - lo))
-            flat[0::2] = map(refs.__getitem__, documents[part].tolist())
-            listed = weights.tolist()
-            flat[1::2] = map(floats.setdefault, listed, listed)
-            bounds = (starts[first:last + 1] - lo) * 2
-            for row, start, end in zip(rows[first:last], bounds.tolist(), bounds[1:].tolist()):
-                row.append(flat[start:end])
-            first = last
+        terms = len(rank)
+        ranks = rank[numpy.frombuffer(field.ids, dtype=numpy.intc)]
+        field.ids = None
+        by_rank = numpy.argsort(ranks, kind="stable")  # stable: refs stay ascending within a term
+        self.ranks = ranks[by_rank]
+        del ranks
+        self.tf = numpy.frombuffer(field.counts, dtype=numpy.intc)[by_rank]  # int32 + float64 is float64
+        self.documents = numpy.frombuffer(field.refs, dtype=numpy.intc)[by_rank]
+        del by_rank
+        field.counts = field.refs = None
+        self.starts = numpy.zeros(terms + 1, dtype=numpy.int64)
+        numpy.cumsum(numpy.bincount(self.ranks, minlength=terms), out=self.starts[1:])
+        average = field.average() if len(self.tf) else 1.0
+        # as _Weighing.norm, per document
+        self.norms = K1 * (1 - B + B * (numpy.array(field.lengths, dtype=numpy.float64) / average))
+        self.idf, self.boost = idf, boost
+        self.floats: dict[float, float] = {}  # one float object per distinct weight, shared
+
+    def append(self, rows: list[list], first: int, last: int, refs: list[int]) -> None:
+        """Append ``[ref, weight, ...]`` of ranks [first, last) to ``rows`` (one row each)."""
+        lo, hi = int(self.starts[first]), int(self.starts[last])
+        part = slice(lo, hi)
+        tf, documents = self.tf[part], self.documents[part]
+        weights = rounded(self.idf[self.ranks[part]] * ((K1 + 1) * tf) / (self.norms[documents] + tf) * self.boost)
+        flat: list = [0] * (2 * (hi - lo))
+        flat[0::2] = map(refs.__getitem__, documents.tolist())
+        listed = weights.tolist()
+        flat[1::2] = map(self.floats.setdefault, listed, listed)
+        bounds = (self.starts[first:last + 1] - lo) * 2
+        for row, start, end in zip(rows, bounds.tolist(), bounds[1:].tolist()):
+            row.append(flat[start:end])
 
 
 _BATCH = 1 << 16
@@ -366,18 +472,7 @@ def page_postings(pages: Sequence[tuple[int, Sequence[FieldCounts]]]) -> dict[st
     passage alone.  The weights are lunr's BM25 (same k1, b, idf and
     rounding) with pages as the documents.
     """
-    counts_by_page: list[tuple[int, Counter]] = []
-    for first, chunks in pages:
-        counts: Counter = Counter()
-        seen_headings: set[tuple[str, ...]] = set()
-        for index, (title, heading, body) in enumerate(chunks):
-            if index == 0:
-                counts.update(dict(zip(*title)))
-            if heading[0] not in seen_headings:
-                seen_headings.add(heading[0])
-                counts.update(dict(zip(*heading)))
-            counts.update(dict(zip(*body)))
-        counts_by_page.append((first, counts))
+    counts_by_page = [(first, page_counts(chunks)) for first, chunks in pages]
     if not counts_by_page:
         return {}
     with_term: Counter = Counter()
@@ -391,3 +486,17 @@ def page_postings(pages: Sequence[tuple[int, Sequence[FieldCounts]]]) -> dict[st
         for term, tf in counts.items():
             postings.setdefault(term, []).extend((first, _weight(idf[term], tf, norm, 1)))
     return postings
+
+
+def page_counts(chunks: Sequence[FieldCounts]) -> Counter:
+    """A page's term counts: its title once, each distinct heading path once, the bodies of all its chunks."""
+    counts: Counter = Counter()
+    seen_headings: set[tuple[str, ...]] = set()
+    for index, (title, heading, body) in enumerate(chunks):
+        if index == 0:
+            counts.update(dict(zip(*title)))
+        if heading[0] not in seen_headings:
+            seen_headings.add(heading[0])
+            counts.update(dict(zip(*heading)))
+        counts.update(dict(zip(*body)))
+    return counts

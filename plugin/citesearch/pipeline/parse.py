@@ -23,7 +23,7 @@ from ..markdown_ext.inline import InlineExtension
 from ..markdown_ext.links import LinkExtension
 from ..model import Chunk, Document, ParsedDocument
 from ..progress import Progress
-from .lunr_index import field_counts, interned
+from .lunr_index import field_counts, packed
 from .markdown_names import without_markdown_suffix
 
 from ..markdown_ext import chunk as chunk_extension
@@ -186,9 +186,9 @@ _AFTER_DOC = tuple(f.name for f in dataclasses.fields(ParsedDocument) if f.name 
 
 
 def _received(doc: Document, fields: tuple) -> ParsedDocument:
-    """A page from a worker: its Document joined again, its terms shared with every other chunk's."""
+    """A page from a worker: its Document joined again, its terms packed (numbers of shared strings)."""
     page = ParsedDocument(doc, **dict(zip(_AFTER_DOC, fields)))
-    chunks = tuple(dataclasses.replace(c, terms=interned(c.terms)) if c.terms else c for c in page.chunks)
+    chunks = tuple(dataclasses.replace(c, terms=packed(c.terms)) if c.terms else c for c in page.chunks)
     return dataclasses.replace(page, chunks=chunks)
 
 
