@@ -68,16 +68,56 @@ function merge(spans) {
   return merged;
 }
 
+// Bounded memo: the oldest entry goes first.
+function remember(cache, key, value, limit) {
+  if (cache.size >= limit) cache.delete(cache.keys().next().value);
+  cache.set(key, value);
+  return value;
+}
+
+// Splitting and analysing a passage does not depend on the query, and while
+// a reader types the same passages come back keystroke after keystroke: the
+// units of each recent text, with their words, are kept per analyzer.
+const ANALYSED_TEXTS = 1000;
+const analysedTexts = new WeakMap();
+
+function analysedUnits(analyzer, text) {
+  if (!analysedTexts.has(analyzer)) analysedTexts.set(analyzer, new Map());
+  const cache = analysedTexts.get(analyzer);
+  const found = cache.get(text);
+  if (found) return found;
+  const analysed = units(text).map((unit) => ({ unit, words: analyzer.words(text.slice(unit.start, unit.end)) }));
+  return remember(cache, text, analysed, ANALYSED_TEXTS);
+}
+
+// The ranking (rank.js `sentenceWords`) and the results quote the same
+// passages for one query: the quotes of the latest query are kept.
+const QUOTED_TEXTS = 500;
+let quoted = { analyzer: null, query: null, prefix: null, wanted: null, texts: new Map() };
+
+function forQuery(analyzer, query, prefix) {
+  if (quoted.analyzer !== analyzer || quoted.query !== query || quoted.prefix !== prefix) {
+    quoted = { analyzer, query, prefix, wanted: queryTerms(analyzer, query, { prefix }), texts: new Map() };
+  }
+  return quoted;
+}
+
 // {sentence, marks: [[start, end], ...] (offsets into sentence), kind:
-// "text" | "code" | "table", header: string | null} or null.
+// "text" | "code" | "table", header: string | null} or null. The answer is
+// shared between callers: read it, never change it.
 export function quote(analyzer, text, query, { prefix = true } = {}) {
-  const wanted = queryTerms(analyzer, query, { prefix });
+  const memo = forQuery(analyzer, query, prefix);
+  if (memo.texts.has(text)) return memo.texts.get(text);
+  return remember(memo.texts, text, quoteUnits(analyzer, text, memo.wanted), QUOTED_TEXTS);
+}
+
+function quoteUnits(analyzer, text, wanted) {
   if (!wanted.terms.length) return null;
   const matches = matcher(wanted);
-  const scored = units(text).map((unit) => {
+  const scored = analysedUnits(analyzer, text).map(({ unit, words }) => {
     const found = new Set();
     const spans = [];
-    for (const word of analyzer.words(text.slice(unit.start, unit.end))) {
+    for (const word of words) {
       const matched = word.terms.flatMap(matches);
       if (matched.length) {
         matched.forEach((u) => found.add(u));

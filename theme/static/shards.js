@@ -41,25 +41,49 @@ export function chunkFile(chunks, ref) {
   return `${CHUNK_DIR}/${chunks.groups[Math.floor(ref / perGroup)]}.${position}.json`;
 }
 
-// A lunr index of some terms, with their original term indices and weights.
-export function assemble(lunr, fields, rows) {
-  const sorted = [...rows].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  const invertedIndex = [];
-  const vectors = new Map();
-  for (const [term, termIndex, ...perField] of sorted) {
+// What assembling needs of a row, worked out once per row (a parsed term
+// file's rows come back keystroke after keystroke): its lunr posting (never
+// changed by lunr, so indexes share it) and, per field/ref it occurs in,
+// the vector key and weight.
+const preparedRows = new WeakMap();
+
+function prepared(fields, row) {
+  let found = preparedRows.get(row);
+  if (found === undefined || found.fields !== fields) {
+    const [, termIndex, ...perField] = row;
     const posting = { _index: termIndex };
+    const keys = [];
+    const weights = [];
     fields.forEach((field, f) => {
       const refs = {};
       const flat = perField[f];
       for (let i = 0; i < flat.length; i += 2) {
         refs[flat[i]] = {};
-        const key = `${field}/${flat[i]}`;
-        if (!vectors.has(key)) vectors.set(key, []);
-        vectors.get(key).push([termIndex, flat[i + 1]]);
+        keys.push(`${field}/${flat[i]}`);
+        weights.push(flat[i + 1]);
       }
       posting[field] = refs;
     });
-    invertedIndex.push([term, posting]);
+    found = { fields, posting, keys, weights };
+    preparedRows.set(row, found);
+  }
+  return found;
+}
+
+// A lunr index of some terms, with their original term indices and weights.
+export function assemble(lunr, fields, rows) {
+  const sorted = [...rows].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const invertedIndex = [];
+  const vectors = new Map();
+  for (const row of sorted) {
+    const { posting, keys, weights } = prepared(fields, row);
+    const termIndex = row[1];
+    for (let k = 0; k < keys.length; k++) {
+      const pairs = vectors.get(keys[k]);
+      if (pairs === undefined) vectors.set(keys[k], [[termIndex, weights[k]]]);
+      else pairs.push([termIndex, weights[k]]);
+    }
+    invertedIndex.push([row[0], posting]);
   }
   const fieldVectors = [...vectors].map(([key, pairs]) => [key, pairs.sort((a, b) => a[0] - b[0]).flat()]);
   return lunr.Index.load({ version: lunr.version, fields, fieldVectors, invertedIndex, pipeline: [] });
