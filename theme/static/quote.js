@@ -49,11 +49,18 @@ export function sentences(text) {
   return split(text);
 }
 
+// term -> the query terms it matches (an empty list for most); a passage's
+// words repeat, so each term's answer is kept for the query.
 function matcher(wanted) {
   const terms = new Set(wanted.terms);
+  const known = new Map();
   return (term) => {
-    const found = terms.has(term) ? [term] : [];
-    for (const p of wanted.prefixes) if (term.startsWith(p.text)) found.push(...p.terms);
+    let found = known.get(term);
+    if (found === undefined) {
+      found = terms.has(term) ? [term] : [];
+      for (const p of wanted.prefixes) if (term.startsWith(p.text)) found.push(...p.terms);
+      known.set(term, found);
+    }
     return found;
   };
 }
@@ -97,7 +104,8 @@ let quoted = { analyzer: null, query: null, prefix: null, wanted: null, texts: n
 
 function forQuery(analyzer, query, prefix) {
   if (quoted.analyzer !== analyzer || quoted.query !== query || quoted.prefix !== prefix) {
-    quoted = { analyzer, query, prefix, wanted: queryTerms(analyzer, query, { prefix }), texts: new Map() };
+    const wanted = queryTerms(analyzer, query, { prefix });
+    quoted = { analyzer, query, prefix, wanted, matches: matcher(wanted), texts: new Map() };
   }
   return quoted;
 }
@@ -108,21 +116,23 @@ function forQuery(analyzer, query, prefix) {
 export function quote(analyzer, text, query, { prefix = true } = {}) {
   const memo = forQuery(analyzer, query, prefix);
   if (memo.texts.has(text)) return memo.texts.get(text);
-  return remember(memo.texts, text, quoteUnits(analyzer, text, memo.wanted), QUOTED_TEXTS);
+  return remember(memo.texts, text, quoteUnits(analyzer, text, memo.wanted, memo.matches), QUOTED_TEXTS);
 }
 
-function quoteUnits(analyzer, text, wanted) {
+function quoteUnits(analyzer, text, wanted, matches) {
   if (!wanted.terms.length) return null;
-  const matches = matcher(wanted);
   const scored = analysedUnits(analyzer, text).map(({ unit, words }) => {
     const found = new Set();
     const spans = [];
     for (const word of words) {
-      const matched = word.terms.flatMap(matches);
-      if (matched.length) {
-        matched.forEach((u) => found.add(u));
-        spans.push([unit.start + word.start, unit.start + word.end]);
+      let hit = false;
+      for (const term of word.terms) {
+        for (const u of matches(term)) {
+          found.add(u);
+          hit = true;
+        }
       }
+      if (hit) spans.push([unit.start + word.start, unit.start + word.end]);
     }
     return { unit, found, spans };
   });

@@ -111,12 +111,21 @@ export function createShardedIndex({ lunr, query, analyzer, entry, fields, load 
     return found;
   }
 
-  async function neighbours(term) {
-    const names = entry.dictionary
-      .filter(([low, high]) => low <= term.length + 1 && high >= term.length - 1)
-      .map(([, , name]) => name);
-    const dictionaries = await Promise.all(names.map(file));
-    return dictionaries.flatMap((d) => d.terms.filter((other) => withinOneEdit(term, other)));
+  // Every keystroke asks again for the neighbours of the words already typed:
+  // each term's are looked up once (a failed load is forgotten).
+  const neighbourLists = new Map();
+  function neighbours(term) {
+    if (!neighbourLists.has(term)) {
+      const names = entry.dictionary
+        .filter(([low, high]) => low <= term.length + 1 && high >= term.length - 1)
+        .map(([, , name]) => name);
+      const promise = Promise.all(names.map(file)).then((dictionaries) =>
+        dictionaries.flatMap((d) => d.terms.filter((other) => withinOneEdit(term, other))),
+      );
+      neighbourLists.set(term, promise);
+      promise.catch(() => neighbourLists.delete(term));
+    }
+    return neighbourLists.get(term);
   }
 
   // The term files holding every term the clauses can match, and a test of

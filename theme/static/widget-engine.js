@@ -43,6 +43,27 @@ function once(cache, key, load) {
   return cache.get(key);
 }
 
+// Per keystroke the query is cut into pieces several times, and the ranking
+// analyses the heading path and quoted sentence of each shown passage; while
+// a reader types these are mostly the same texts. The answers for recent
+// texts are kept (callers only read them).
+const REMEMBERED_TEXTS = 1000;
+
+function remembering(analyse) {
+  const answers = new Map();
+  return (text) => {
+    let found = answers.get(text);
+    if (found === undefined) {
+      found = analyse(text);
+      if (answers.size >= REMEMBERED_TEXTS) answers.delete(answers.keys().next().value);
+      answers.set(text, found);
+    }
+    return found;
+  };
+}
+
+const rememberingAnalyses = (analyzer) => ({ ...analyzer, analyze: remembering(analyzer.analyze), pieces: remembering(analyzer.pieces) });
+
 // `searchUrl`/`siteUrl`: where the page says the search folder and the site
 // root are (generators other than citesearch put them elsewhere).
 export function createEngine(assetsUrl, { searchUrl = new URL("../search/", assetsUrl), siteUrl = new URL("../", assetsUrl) } = {}) {
@@ -75,7 +96,7 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
       );
       const [, [analyzerModule, query, quote, shards, rank]] = await Promise.all([scripts, imports]);
       const lunr = window.lunr;
-      return { lunr, analyzer: analyzerModule.createAnalyzer(lunr), query, quote, shards, rank };
+      return { lunr, analyzer: rememberingAnalyses(analyzerModule.createAnalyzer(lunr)), query, quote, shards, rank };
     });
 
   const shard = (lang) =>
@@ -142,6 +163,13 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
     return { ranked, fuzzy: answers.some((found) => found.fuzzy) };
   }
 
+  // Absolute page URLs, per page URL of the index.
+  const pageUrls = new Map();
+  const pageUrl = (url) => {
+    if (!pageUrls.has(url)) pageUrls.set(url, new URL(url, siteUrl).href);
+    return pageUrls.get(url);
+  };
+
   // A result of one passage: its page, anchor, heading path and quote.
   function passageResult(mods, shard, passage, text, prefix) {
     const { doc, anchor, heading, text: chunkText } = shard.chunks.get(passage.ref);
@@ -154,7 +182,7 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
       heading,
       lang: shard.lang,
       score: criteria.score,
-      url: new URL(doc.url, siteUrl).href,
+      url: pageUrl(doc.url),
       quote: quoted ? quoted.sentence : null,
       marks: quoted ? quoted.marks : [],
       quoteKind: quoted ? quoted.kind : "text",

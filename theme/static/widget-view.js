@@ -61,9 +61,12 @@ function hrefAround(result) {
   return parts;
 }
 
+let lastParam = { query: null, text: "" };
+
 export function resultHref(result, query) {
   const parts = hrefAround(result);
-  if (parts) return `${parts[0]}?${new URLSearchParams([[HIGHLIGHT_PARAM, query]])}${parts[1]}`;
+  if (lastParam.query !== query) lastParam = { query, text: String(new URLSearchParams([[HIGHLIGHT_PARAM, query]])) };
+  if (parts) return `${parts[0]}?${lastParam.text}${parts[1]}`;
   const url = new URL(result.url);
   url.searchParams.set(HIGHLIGHT_PARAM, query);
   url.hash = result.anchor + (result.quote ? textFragment(result.quote) : "");
