@@ -84,17 +84,27 @@ function remember(cache, key, value, limit) {
 
 // Splitting and analysing a passage does not depend on the query, and while
 // a reader types the same passages come back keystroke after keystroke: the
-// units of each recent text, with their words, are kept per analyzer.
+// units of each recent text, with their words, are kept per analyzer, up to
+// a number of texts and of characters (a few long passages must not hold
+// much memory).
 const ANALYSED_TEXTS = 1000;
+const ANALYSED_CHARS = 500000;
 const analysedTexts = new WeakMap();
 
 function analysedUnits(analyzer, text) {
-  if (!analysedTexts.has(analyzer)) analysedTexts.set(analyzer, new Map());
+  if (!analysedTexts.has(analyzer)) analysedTexts.set(analyzer, { texts: new Map(), chars: 0 });
   const cache = analysedTexts.get(analyzer);
-  const found = cache.get(text);
+  const found = cache.texts.get(text);
   if (found) return found;
   const analysed = units(text).map((unit) => ({ unit, words: analyzer.words(text.slice(unit.start, unit.end)) }));
-  return remember(cache, text, analysed, ANALYSED_TEXTS);
+  while (cache.texts.size && (cache.texts.size >= ANALYSED_TEXTS || cache.chars + text.length > ANALYSED_CHARS)) {
+    const oldest = cache.texts.keys().next().value;
+    cache.chars -= oldest.length;
+    cache.texts.delete(oldest);
+  }
+  cache.texts.set(text, analysed);
+  cache.chars += text.length;
+  return analysed;
 }
 
 // The ranking (rank.js `sentenceWords`) and the results quote the same
