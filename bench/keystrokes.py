@@ -10,12 +10,16 @@ for the text as typed (``data-citesearch-query`` equals it; it is set after
 the list is in the DOM) is one sample.  A keystroke whose answer is overtaken
 by the next key never finishes: keys are pressed only once the previous one
 was answered.  Prints p50 / p90 / max per site; no number is asserted
-anywhere.  Run it under ``nice`` on a loaded machine and say so.
+anywhere.  Run it under ``nice`` on a loaded machine and say so: the load
+average is printed.  ``--runs N`` measures each site N times, the sites in
+turn (so a change of load hits all of them), and prints each run and the
+median of the runs' p50s; compare versions in one command.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 from pathlib import Path
@@ -91,12 +95,21 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("sites", nargs="+", type=Path)
     parser.add_argument("--corpus", default="fastapi-en", choices=sorted(TIMING_QUERIES))
+    parser.add_argument("--runs", type=int, default=1, help="measurements of each site, the sites in turn")
     args = parser.parse_args(argv)
-    for site in args.sites:
-        samples = measure(site, TIMING_QUERIES[args.corpus])
-        q = statistics.quantiles(samples, n=10)
-        print(f"{site}: {len(samples)} keystrokes, p50 {statistics.median(samples):.1f} ms, "
-              f"p90 {q[8]:.1f} ms, max {max(samples):.1f} ms")
+    medians: dict[Path, list[float]] = {site: [] for site in args.sites}
+    for run in range(args.runs):
+        for site in args.sites:
+            samples = measure(site, TIMING_QUERIES[args.corpus])
+            q = statistics.quantiles(samples, n=10)
+            medians[site].append(statistics.median(samples))
+            load = " / ".join(f"{x:.1f}" for x in os.getloadavg())
+            print(f"{site}: {len(samples)} keystrokes, p50 {statistics.median(samples):.1f} ms, "
+                  f"p90 {q[8]:.1f} ms, max {max(samples):.1f} ms (run {run + 1}, load {load})", flush=True)
+    if args.runs > 1:
+        for site, values in medians.items():
+            print(f"{site}: median p50 of {args.runs} runs {statistics.median(values):.1f} ms "
+                  f"({', '.join(f'{v:.1f}' for v in values)})")
     return 0
 
 

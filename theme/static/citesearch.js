@@ -92,6 +92,13 @@ function mountWidget(box) {
   }
 
   function activate(index, { scroll = true } = {}) {
+    if (index < 0) {
+      // Nothing selected (every search starts so): only the selected option changes.
+      for (const node of listbox.querySelectorAll("[role=option][aria-selected=true]")) node.setAttribute("aria-selected", "false");
+      active = -1;
+      input.removeAttribute("aria-activedescendant");
+      return;
+    }
     const all = options();
     all.forEach((node, i) => node.setAttribute("aria-selected", String(i === index)));
     active = index;

@@ -49,11 +49,18 @@ export function sentences(text) {
   return split(text);
 }
 
+// term -> the query terms it matches (an empty list for most); a passage's
+// words repeat, so each term's answer is kept for the query.
 function matcher(wanted) {
   const terms = new Set(wanted.terms);
+  const known = new Map();
   return (term) => {
-    const found = terms.has(term) ? [term] : [];
-    for (const p of wanted.prefixes) if (term.startsWith(p.text)) found.push(...p.terms);
+    let found = known.get(term);
+    if (found === undefined) {
+      found = terms.has(term) ? [term] : [];
+      for (const p of wanted.prefixes) if (term.startsWith(p.text)) found.push(...p.terms);
+      known.set(term, found);
+    }
     return found;
   };
 }
@@ -68,21 +75,74 @@ function merge(spans) {
   return merged;
 }
 
+// Bounded memo: the oldest entry goes first.
+function remember(cache, key, value, limit) {
+  if (cache.size >= limit) cache.delete(cache.keys().next().value);
+  cache.set(key, value);
+  return value;
+}
+
+// Splitting and analysing a passage does not depend on the query, and while
+// a reader types the same passages come back keystroke after keystroke: the
+// units of each recent text, with their words, are kept per analyzer, up to
+// a number of texts and of characters (a few long passages must not hold
+// much memory).
+const ANALYSED_TEXTS = 1000;
+const ANALYSED_CHARS = 500000;
+const analysedTexts = new WeakMap();
+
+function analysedUnits(analyzer, text) {
+  if (!analysedTexts.has(analyzer)) analysedTexts.set(analyzer, { texts: new Map(), chars: 0 });
+  const cache = analysedTexts.get(analyzer);
+  const found = cache.texts.get(text);
+  if (found) return found;
+  const analysed = units(text).map((unit) => ({ unit, words: analyzer.words(text.slice(unit.start, unit.end)) }));
+  while (cache.texts.size && (cache.texts.size >= ANALYSED_TEXTS || cache.chars + text.length > ANALYSED_CHARS)) {
+    const oldest = cache.texts.keys().next().value;
+    cache.chars -= oldest.length;
+    cache.texts.delete(oldest);
+  }
+  cache.texts.set(text, analysed);
+  cache.chars += text.length;
+  return analysed;
+}
+
+// The ranking (rank.js `sentenceWords`) and the results quote the same
+// passages for one query: the quotes of the latest query are kept.
+const QUOTED_TEXTS = 500;
+let quoted = { analyzer: null, query: null, prefix: null, wanted: null, texts: new Map() };
+
+function forQuery(analyzer, query, prefix) {
+  if (quoted.analyzer !== analyzer || quoted.query !== query || quoted.prefix !== prefix) {
+    const wanted = queryTerms(analyzer, query, { prefix });
+    quoted = { analyzer, query, prefix, wanted, matches: matcher(wanted), texts: new Map() };
+  }
+  return quoted;
+}
+
 // {sentence, marks: [[start, end], ...] (offsets into sentence), kind:
-// "text" | "code" | "table", header: string | null} or null.
+// "text" | "code" | "table", header: string | null} or null. The answer is
+// shared between callers: read it, never change it.
 export function quote(analyzer, text, query, { prefix = true } = {}) {
-  const wanted = queryTerms(analyzer, query, { prefix });
+  const memo = forQuery(analyzer, query, prefix);
+  if (memo.texts.has(text)) return memo.texts.get(text);
+  return remember(memo.texts, text, quoteUnits(analyzer, text, memo.wanted, memo.matches), QUOTED_TEXTS);
+}
+
+function quoteUnits(analyzer, text, wanted, matches) {
   if (!wanted.terms.length) return null;
-  const matches = matcher(wanted);
-  const scored = units(text).map((unit) => {
+  const scored = analysedUnits(analyzer, text).map(({ unit, words }) => {
     const found = new Set();
     const spans = [];
-    for (const word of analyzer.words(text.slice(unit.start, unit.end))) {
-      const matched = word.terms.flatMap(matches);
-      if (matched.length) {
-        matched.forEach((u) => found.add(u));
-        spans.push([unit.start + word.start, unit.start + word.end]);
+    for (const word of words) {
+      let hit = false;
+      for (const term of word.terms) {
+        for (const u of matches(term)) {
+          found.add(u);
+          hit = true;
+        }
       }
+      if (hit) spans.push([unit.start + word.start, unit.start + word.end]);
     }
     return { unit, found, spans };
   });

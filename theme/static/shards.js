@@ -111,25 +111,49 @@ export function decodeRow([term, termIndex, ...lists]) {
   ];
 }
 
-// A lunr index of some terms, with their original term indices and weights.
-export function assemble(lunr, fields, rows) {
-  const sorted = [...rows].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  const invertedIndex = [];
-  const vectors = new Map();
-  for (const [term, termIndex, ...perField] of sorted) {
+// What assembling needs of a row, worked out once per row (a parsed term
+// file's rows come back keystroke after keystroke): its lunr posting (never
+// changed by lunr, so indexes share it) and, per field/ref it occurs in,
+// the vector key and weight.
+const preparedRows = new WeakMap();
+
+function prepared(fields, row) {
+  let found = preparedRows.get(row);
+  if (found === undefined || found.fields !== fields) {
+    const [, termIndex, ...perField] = row;
     const posting = { _index: termIndex };
+    const keys = [];
+    const weights = [];
     fields.forEach((field, f) => {
       const refs = {};
       const flat = perField[f];
       for (let i = 0; i < flat.length; i += 2) {
         refs[flat[i]] = {};
-        const key = `${field}/${flat[i]}`;
-        if (!vectors.has(key)) vectors.set(key, []);
-        vectors.get(key).push([termIndex, flat[i + 1]]);
+        keys.push(`${field}/${flat[i]}`);
+        weights.push(flat[i + 1]);
       }
       posting[field] = refs;
     });
-    invertedIndex.push([term, posting]);
+    found = { fields, posting, keys, weights };
+    preparedRows.set(row, found);
+  }
+  return found;
+}
+
+// A lunr index of some terms, with their original term indices and weights.
+export function assemble(lunr, fields, rows) {
+  const sorted = [...rows].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const invertedIndex = [];
+  const vectors = new Map();
+  for (const row of sorted) {
+    const { posting, keys, weights } = prepared(fields, row);
+    const termIndex = row[1];
+    for (let k = 0; k < keys.length; k++) {
+      const pairs = vectors.get(keys[k]);
+      if (pairs === undefined) vectors.set(keys[k], [[termIndex, weights[k]]]);
+      else pairs.push([termIndex, weights[k]]);
+    }
+    invertedIndex.push([row[0], posting]);
   }
   const fieldVectors = [...vectors].map(([key, pairs]) => [key, pairs.sort((a, b) => a[0] - b[0]).flat()]);
   return lunr.Index.load({ version: lunr.version, fields, fieldVectors, invertedIndex, pipeline: [] });
@@ -177,9 +201,18 @@ export function createShardedIndex({ lunr, query, analyzer, entry, fields, load 
     return found;
   }
 
-  async function neighbours(term) {
-    const dictionaries = await Promise.all(dictionaryFiles(entry.dictionary, term).map(file));
-    return dictionaries.flatMap((d) => d.terms.filter((other) => withinOneEdit(term, other)));
+  // Every keystroke asks again for the neighbours of the words already typed:
+  // each term's are looked up once (a failed load is forgotten).
+  const neighbourLists = new Map();
+  function neighbours(term) {
+    if (!neighbourLists.has(term)) {
+      const promise = Promise.all(dictionaryFiles(entry.dictionary, term).map(file)).then((dictionaries) =>
+        dictionaries.flatMap((d) => d.terms.filter((other) => withinOneEdit(term, other))),
+      );
+      neighbourLists.set(term, promise);
+      promise.catch(() => neighbourLists.delete(term));
+    }
+    return neighbourLists.get(term);
   }
 
   // The term files holding every term the clauses can match, and a test of
@@ -206,11 +239,23 @@ export function createShardedIndex({ lunr, query, analyzer, entry, fields, load 
     return { names, wanted };
   }
 
+  // A file's rows are decoded once: the same decoded row comes back keystroke
+  // after keystroke, so assemble's per-row work is kept too.
+  const decodedRows = new WeakMap();
+  function decoded(row) {
+    let found = decodedRows.get(row);
+    if (found === undefined) {
+      found = decodeRow(row);
+      decodedRows.set(row, found);
+    }
+    return found;
+  }
+
   // The rows of the terms the clauses can match, in term order.
   async function rows(items) {
     const { names, wanted } = await plan(items);
     const data = await Promise.all(names.map(file));
-    return data.flatMap((d) => d.terms.filter((row) => wanted(row[0])).map(decodeRow));
+    return data.flatMap((d) => d.terms.filter((row) => wanted(row[0])).map(decoded));
   }
 
   // Only the matching terms of the files: a smaller index loads faster.

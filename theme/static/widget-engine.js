@@ -43,6 +43,27 @@ function once(cache, key, load) {
   return cache.get(key);
 }
 
+// Per keystroke the query is cut into pieces several times, and the ranking
+// analyses the heading path and quoted sentence of each shown passage; while
+// a reader types these are mostly the same texts. The answers for recent
+// texts are kept (callers only read them).
+const REMEMBERED_TEXTS = 1000;
+
+function remembering(analyse) {
+  const answers = new Map();
+  return (text) => {
+    let found = answers.get(text);
+    if (found === undefined) {
+      found = analyse(text);
+      if (answers.size >= REMEMBERED_TEXTS) answers.delete(answers.keys().next().value);
+      answers.set(text, found);
+    }
+    return found;
+  };
+}
+
+const rememberingAnalyses = (analyzer) => ({ ...analyzer, analyze: remembering(analyzer.analyze), pieces: remembering(analyzer.pieces) });
+
 // `searchUrl`/`siteUrl`: where the page says the search folder and the site
 // root are (generators other than citesearch put them elsewhere).
 export function createEngine(assetsUrl, { searchUrl = new URL("../search/", assetsUrl), siteUrl = new URL("../", assetsUrl) } = {}) {
@@ -75,7 +96,7 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
       );
       const [, [analyzerModule, query, quote, shards, rank]] = await Promise.all([scripts, imports]);
       const lunr = window.lunr;
-      return { lunr, analyzer: analyzerModule.createAnalyzer(lunr), query, quote, shards, rank };
+      return { lunr, analyzer: rememberingAnalyses(analyzerModule.createAnalyzer(lunr)), query, quote, shards, rank };
     });
 
   const shard = (lang) =>
@@ -85,7 +106,9 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
       if (!entry) throw new LoadError(`the site has no search index for language "${lang}"`);
       const load = (name) => fetchJson(new URL(name, searchUrl));
       const { lunr, query, analyzer } = mods;
-      return { lang, index: mods.shards.createShardedIndex({ lunr, query, analyzer, entry, fields: data.fields, load }) };
+      const index = mods.shards.createShardedIndex({ lunr, query, analyzer, entry, fields: data.fields, load });
+      // ref -> {doc, anchor, heading, text} of every passage whose file is in.
+      return { lang, index, chunks: new Map() };
     });
 
   // Loads everything a search in `langs` needs and warns once when the index
@@ -103,6 +126,13 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
     return { mods, shards: await Promise.all(langs.map(shard)) };
   }
 
+  // A passage's record, once its file is in (kept: a warm keystroke reads
+  // it without waiting).
+  async function chunkOf(shard, ref) {
+    if (!shard.chunks.has(ref)) shard.chunks.set(ref, await shard.index.chunk(ref));
+    return shard.chunks.get(ref);
+  }
+
   // Ranked pages of every shard (rank.js): the first screen refined by the
   // texts of its shown passages; across languages, each keeps its order and
   // they interleave by the criteria, then language order, then ref.
@@ -112,7 +142,7 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
       shards.map(async (shard) => {
         const found = await mods.rank.search(mods.lunr, mods.analyzer, shard.index, text, { prefix });
         const refs = found.pages.slice(0, mods.rank.REFINED_PAGES).flatMap((page) => page.passages.slice(0, perPage).map((p) => p.ref));
-        const chunks = await Promise.all(refs.map((ref) => shard.index.chunk(ref)));
+        const chunks = await Promise.all(refs.map((ref) => chunkOf(shard, ref)));
         const texts = new Map(refs.map((ref, i) => [ref, [chunks[i].heading, chunks[i].text]]));
         return { pages: mods.rank.refine(mods.analyzer, found.pages, words, texts, text, { prefix, perPage }), fuzzy: found.fuzzy };
       })
@@ -133,9 +163,16 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
     return { ranked, fuzzy: answers.some((found) => found.fuzzy) };
   }
 
+  // Absolute page URLs, per page URL of the index.
+  const pageUrls = new Map();
+  const pageUrl = (url) => {
+    if (!pageUrls.has(url)) pageUrls.set(url, new URL(url, siteUrl).href);
+    return pageUrls.get(url);
+  };
+
   // A result of one passage: its page, anchor, heading path and quote.
-  async function passageResult(mods, shard, passage, text, prefix) {
-    const { doc, anchor, heading, text: chunkText } = await shard.index.chunk(passage.ref);
+  function passageResult(mods, shard, passage, text, prefix) {
+    const { doc, anchor, heading, text: chunkText } = shard.chunks.get(passage.ref);
     const quoted = mods.quote.quote(mods.analyzer, chunkText, text, { prefix });
     const criteria = Object.fromEntries(passage.criteria);
     return {
@@ -145,7 +182,7 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
       heading,
       lang: shard.lang,
       score: criteria.score,
-      url: new URL(doc.url, siteUrl).href,
+      url: pageUrl(doc.url),
       quote: quoted ? quoted.sentence : null,
       marks: quoted ? quoted.marks : [],
       quoteKind: quoted ? quoted.kind : "text",
@@ -166,20 +203,26 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
   async function search(text, { langs, limit = 10, perPage = PASSAGES_PER_PAGE, prefix = true, first = 5, onFirst = null } = {}) {
     const { mods, shards } = await prepare(langs);
     const { ranked, fuzzy } = await rankPages(mods, shards, text, { prefix, perPage });
-    // Requested in rank order: the top results' files are asked for first.
-    const pending = ranked.slice(0, limit).flatMap(({ shard, page }, position) => {
-      const shown = page.passages.slice(0, perPage);
+    const shown = ranked.slice(0, limit).flatMap(({ shard, page }, position) => {
+      const passages = page.passages.slice(0, perPage);
       const pageCriteria = Object.fromEntries(page.criteria);
-      return shown.map(async (passage, n) => {
-        const result = await passageResult(mods, shard, passage, text, prefix);
-        const more = n === shown.length - 1 ? page.passages.slice(shown.length).map((p) => p.ref) : [];
-        return { ...result, page: position, pageCriteria, moreOnPage: more.length, moreRefs: more };
+      return passages.map((passage, n) => {
+        const more = n === passages.length - 1 ? page.passages.slice(passages.length).map((p) => p.ref) : [];
+        return { shard, passage, extra: { page: position, pageCriteria, moreOnPage: more.length, moreRefs: more } };
       });
     });
+    const result = ({ shard, passage, extra }) => ({ ...passageResult(mods, shard, passage, text, prefix), ...extra });
     const answer = (results) => {
-      const status = results.some((result) => result.quote !== null) ? STATUS_SUPPORTED : STATUS_INSUFFICIENT;
+      const status = results.some((r) => r.quote !== null) ? STATUS_SUPPORTED : STATUS_INSUFFICIENT;
       return { query: text.trim(), status, fuzzy, results, total: ranked.length };
     };
+    // Warm: every text is in, the answer is made at once (shown once).
+    if (shown.every(({ shard, passage }) => shard.chunks.has(passage.ref))) return answer(shown.map(result));
+    // Requested in rank order: the top results' files are asked for first.
+    const pending = shown.map(async (item) => {
+      await chunkOf(item.shard, item.passage.ref);
+      return result(item);
+    });
     const all = Promise.all(pending); // handles every rejection, even one before the first results are in
     if (onFirst && pending.length > first) onFirst(answer(await Promise.all(pending.slice(0, first))));
     return answer(await all);
@@ -188,7 +231,8 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
   // The results of more passages of one page (`moreRefs` of a result of `lang`).
   async function passages(text, lang, refs, { prefix = true } = {}) {
     const { mods, shards } = await prepare([lang]);
-    return Promise.all(refs.map((ref) => passageResult(mods, shards[0], { ref, criteria: [] }, text, prefix)));
+    await Promise.all(refs.map((ref) => chunkOf(shards[0], ref)));
+    return refs.map((ref) => passageResult(mods, shards[0], { ref, criteria: [] }, text, prefix));
   }
 
   return { manifest, modules, search, passages };

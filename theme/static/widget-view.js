@@ -39,7 +39,34 @@ export function textFragment(sentence) {
   return `:~:text=${directiveText(start)},${directiveText(end)}`;
 }
 
+// The link of a result, with the query for the landing page's highlight.
+// The parts without the query are kept per recent (url, anchor, quote):
+// they come back keystroke after keystroke. A URL with a query string of its
+// own takes the long way (its parameters are re-encoded with ours).
+const HREF_PARTS = 1000;
+const hrefParts = new Map();
+
+function hrefAround(result) {
+  const key = `${result.url}\u0000${result.anchor}\u0000${result.quote ?? ""}`;
+  let parts = hrefParts.get(key);
+  if (parts === undefined) {
+    const url = new URL(result.url);
+    url.hash = result.anchor + (result.quote ? textFragment(result.quote) : "");
+    const href = url.href;
+    const hash = href.indexOf("#");
+    parts = result.url.includes("?") ? null : hash < 0 ? [href, ""] : [href.slice(0, hash), href.slice(hash)];
+    if (hrefParts.size >= HREF_PARTS) hrefParts.delete(hrefParts.keys().next().value);
+    hrefParts.set(key, parts);
+  }
+  return parts;
+}
+
+let lastParam = { query: null, text: "" };
+
 export function resultHref(result, query) {
+  const parts = hrefAround(result);
+  if (lastParam.query !== query) lastParam = { query, text: String(new URLSearchParams([[HIGHLIGHT_PARAM, query]])) };
+  if (parts) return `${parts[0]}?${lastParam.text}${parts[1]}`;
   const url = new URL(result.url);
   url.searchParams.set(HIGHLIGHT_PARAM, query);
   url.hash = result.anchor + (result.quote ? textFragment(result.quote) : "");
@@ -114,6 +141,26 @@ function option(result, rank, query) {
   );
 }
 
+// What an option shows besides its rank and link's query.
+const optionKey = (result) =>
+  JSON.stringify([result.ref, result.lang, result.heading, result.quote, result.marks, result.quoteKind, result.quoteHeader]);
+
+// listbox -> Map(optionKey -> option node) of the answer on screen: a
+// keystroke that leaves a result as it was moves its node instead of
+// building it again (only its rank and link change).
+const listedOptions = new WeakMap();
+
+function reusedOption(previous, key, result, rank, query) {
+  const node = previous.get(key);
+  if (!node) return option(result, rank, query);
+  previous.delete(key); // one node, one place
+  node.id = `citesearch-option-${rank}`;
+  node.setAttribute("aria-selected", "false");
+  node.dataset.rank = String(rank);
+  node.firstChild.setAttribute("href", resultHref(result, query));
+  return node;
+}
+
 // [{key, results: [[result, rank], ...]}]: one entry per page, in the rank
 // order of each page's best passage; passages keep their rank order.
 export function pagesOf(results) {
@@ -159,6 +206,14 @@ function moreOnPage(group, last, ui, load, makeOption) {
 export function renderResults(listbox, answer, { pages = Infinity, ui = null, expanded = new Set(), loadMore = null } = {}) {
   let nextRank = answer.results.length; // loaded passages rank after the listed ones
   const makeOption = (result) => option(result, nextRank++, answer.query);
+  const previous = listedOptions.get(listbox) ?? new Map();
+  const listed = new Map();
+  const listOption = ([result, rank]) => {
+    const key = optionKey(result);
+    const node = reusedOption(previous, key, result, rank, answer.query);
+    listed.set(key, node);
+    return node;
+  };
   const groups = pagesOf(answer.results).map((page, index) => {
     const labelId = `citesearch-group-${index}`;
     const first = page.results[0][0];
@@ -168,7 +223,7 @@ export function renderResults(listbox, answer, { pages = Infinity, ui = null, ex
       { role: "group", class: "citesearch-group", "aria-labelledby": labelId, lang: first.lang, "data-page": page.key },
       element("div", { id: labelId, class: "citesearch-doc", role: "presentation" }, first.doc.title)
     );
-    group.append(...page.results.map(([result, rank]) => option(result, rank, answer.query)));
+    group.append(...page.results.map(listOption));
     if (last.moreOnPage > 0 && ui && loadMore) {
       const { more, reveal } = moreOnPage(group, last, ui, loadMore, makeOption);
       group.append(more);
@@ -178,6 +233,7 @@ export function renderResults(listbox, answer, { pages = Infinity, ui = null, ex
     return group;
   });
   listbox.replaceChildren(...groups);
+  listedOptions.set(listbox, listed);
   return { documents: groups.length, hiddenPages: groups.filter((g) => g.hidden).length };
 }
 
