@@ -101,14 +101,19 @@ class SiteSearch:
             raise UsageError(f"no documents in language '{lang}' (this site has: {', '.join(sorted(self.shards))})")
         shards = [self.shards[lang]] if lang else [self.shards[k] for k in sorted(self.shards)]
         try:
-            ranked, fuzzy = [], False
+            ranked, fuzzy, total = [], False, 0
+            # Only the pages that can be shown are ordered to the end (their
+            # passages scored, the second stage's value set): the first
+            # ``limit`` of the merged languages are among each one's first ``limit``.
+            shown_pages = max(limit, rank.REFINED_PAGES)
             for order, shard in enumerate(shards):
-                found = rank.search(shard.index, text, prefix=prefix)
+                found = rank.search(shard.index, text, prefix=prefix, pages=shown_pages)
                 fuzzy = fuzzy or found.fuzzy
+                total += len(found.pages)
                 texts = {p.ref: _heading_and_text(shard, p.ref) for page in found.pages[:rank.REFINED_PAGES]
                          for p in page.passages[:per_page]}
-                refined = rank.refine(found.pages, query.words(text, prefix=prefix), texts, text, prefix=prefix,
-                                      per_page=per_page)
+                refined = rank.refine(found.pages[:shown_pages], query.words(text, prefix=prefix), texts, text,
+                                      prefix=prefix, per_page=per_page)
                 ranked.append([(page.key[:-1], order, page.ref, shard, page) for page in refined])
             # Each language keeps its order; languages interleave by the criteria.
             pages = list(heapq.merge(*ranked, key=lambda p: p[:3]))
@@ -127,7 +132,7 @@ class SiteSearch:
         else:
             status = contract.STATUS_INSUFFICIENT
             message = f"The documents hold nothing that answers “{text.strip()}”."
-        return Answer(text, status, message, fuzzy, results, len(pages))
+        return Answer(text, status, message, fuzzy, results, total)
 
     def text(self, result: Result) -> str:
         """The whole chunk text of a result this search returned."""

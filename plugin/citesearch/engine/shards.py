@@ -60,6 +60,8 @@ class ShardedIndex:
         self.load = load
         self.firsts = [utf16_key(first) for first, _ in entry["terms"]]
         self.files: dict[str, dict] = {}
+        self._near: dict[str, list[str]] = {}  # term -> its neighbours within one edit
+        self._grouped: dict[str, dict[tuple, list[str]]] = {}
 
     def _file(self, name: str) -> dict:
         if name not in self.files:
@@ -82,10 +84,38 @@ class ShardedIndex:
 
     def _neighbours(self, term: str) -> list[str]:
         """Dictionary terms within one edit (lengths in UTF-16 units, as the
-        files are cut; a code point edit moves that length by up to 2)."""
-        length = utf16_length(term)
-        names = [name for low, high, name in self.entry["dictionary"] if low <= length + 2 and high >= length - 2]
-        return [other for name in names for other in self._file(name)["terms"] if within_one_edit(term, other)]
+        files are cut; a code point edit moves that length by up to 2).
+
+        Remembered per term, and only likely terms are compared: one code
+        point longer or shorter, and (the term has three or more) sharing
+        its first or its last code point, as every term one edit from it
+        does.  A long query's words each scanned whole files.
+        """
+        if term not in self._near:
+            length = utf16_length(term)
+            names = [name for low, high, name in self.entry["dictionary"] if low <= length + 2 and high >= length - 2]
+            found: dict[str, None] = {}
+            for name in names:
+                groups = self._groups(name)
+                for n in (len(term) - 1, len(term), len(term) + 1):
+                    if len(term) < 3:
+                        likely = groups.get((n,), ())
+                    else:
+                        likely = [*groups.get((n, term[0], ""), ()), *groups.get((n, "", term[-1]), ())]
+                    found.update((other, None) for other in likely if within_one_edit(term, other))
+            self._near[term] = list(found)
+        return self._near[term]
+
+    def _groups(self, name: str) -> dict[tuple, list[str]]:
+        """A dictionary file's terms by length in code points, and by length
+        and first, or last, code point."""
+        if name not in self._grouped:
+            grouped: dict[tuple, list[str]] = {}
+            for other in self._file(name)["terms"]:
+                for key in ((len(other),), (len(other), other[:1], ""), (len(other), "", other[-1:])):
+                    grouped.setdefault(key, []).append(other)
+            self._grouped[name] = grouped
+        return self._grouped[name]
 
     def plan(self, items: Iterable[query.Clause]) -> tuple[list[str], Callable[[str], bool]]:
         """The term files holding every term the clauses can match, and a test
