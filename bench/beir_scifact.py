@@ -82,16 +82,18 @@ def run_layout(layout: str, queries: dict[str, str]) -> dict[str, dict[str, floa
         build_site(layout, Path(tmp))
         search = SiteSearch(Path(tmp))
         run = {}
-        for qid, text in queries.items():
+        for n, (qid, text) in enumerate(queries.items()):
+            if n % 50 == 0:
+                print(f"{layout}: {n} of {len(queries)} claims", file=sys.stderr, flush=True)
             docs: list[str] = []
-            # v1 lists passages (300 reach ~100 abstracts), v2 pages (one passage each is enough here).
-            try:
-                results = search.search(text, limit=100, prefix=False, per_page=1).results
-            except TypeError:  # v1: no pages
-                results = search.search(text, limit=300, prefix=False).results
-            for result in results:
-                if result.doc_id not in docs:
-                    docs.append(result.doc_id)
+            if hasattr(search, "pages"):
+                # v2: the pages of search(), without quoting their passages.
+                pages, _, _ = search.pages(text, limit=100, prefix=False, per_page=1)
+                docs = [shard.chunk(page.ref)[0][0] for shard, page in pages]
+            else:  # v1 lists passages (300 reach ~100 abstracts)
+                for result in search.search(text, limit=300, prefix=False).results:
+                    if result.doc_id not in docs:
+                        docs.append(result.doc_id)
             run[qid] = {doc: float(100 - rank) for rank, doc in enumerate(docs[:100])}
         return run
 

@@ -14,6 +14,9 @@ from ..errors import UsageError
 
 
 
+DAMAGED = (KeyError, TypeError, ValueError, IndexError, AttributeError)
+
+
 @dataclass(frozen=True)
 class Result:
     ref: str
@@ -88,15 +91,20 @@ class SiteSearch:
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise UsageError(f"{manifest_path}: damaged manifest ({exc.__class__.__name__}: {exc}), rebuild the site") from None
 
+    def _damaged(self, exc: Exception) -> UsageError:
+        # Valid JSON of the wrong shape: a file from another build or tool.
+        return UsageError(f"{self.search_dir}: damaged search files ({exc.__class__.__name__}: {exc}), rebuild the site")
+
     def _read(self, name: str):
         """A search file, parsed once; a missing or garbled file is a usage error."""
         if name not in self._files:
             self._files[name] = self._site_files.read_json(name)  # inside search/, regular, bounded
         return self._files[name]
 
-    def search(self, text: str, *, limit: int = 10, lang: str | None = None, prefix: bool = True,
-               per_page: int = contract.PASSAGES_PER_PAGE) -> Answer:
-        """The first ``limit`` pages, each with its first ``per_page`` passages."""
+    def pages(self, text: str, *, limit: int = 10, lang: str | None = None, prefix: bool = True,
+              per_page: int = contract.PASSAGES_PER_PAGE) -> tuple[list[tuple[Shard, rank.Ranked]], int, bool]:
+        """The first ``limit`` pages in result order, with their shard; the
+        number of pages found; whether they were found through typos alone."""
         if lang is not None and lang not in self.shards:
             raise UsageError(f"no documents in language '{lang}' (this site has: {', '.join(sorted(self.shards))})")
         shards = [self.shards[lang]] if lang else [self.shards[k] for k in sorted(self.shards)]
@@ -116,16 +124,24 @@ class SiteSearch:
                                       prefix=prefix, per_page=per_page)
                 ranked.append([(page.key[:-1], order, page.ref, shard, page) for page in refined])
             # Each language keeps its order; languages interleave by the criteria.
-            pages = list(heapq.merge(*ranked, key=lambda p: p[:3]))
+            pages = [(shard, page) for *_, shard, page in heapq.merge(*ranked, key=lambda p: p[:3])]
+        except DAMAGED as exc:
+            raise self._damaged(exc) from None
+        return pages[:limit], total, fuzzy
+
+    def search(self, text: str, *, limit: int = 10, lang: str | None = None, prefix: bool = True,
+               per_page: int = contract.PASSAGES_PER_PAGE) -> Answer:
+        """The first ``limit`` pages, each with its first ``per_page`` passages."""
+        pages, total, fuzzy = self.pages(text, limit=limit, lang=lang, prefix=prefix, per_page=per_page)
+        try:
             results = []
-            for position, (*_, shard, page) in enumerate(pages[:limit]):
+            for position, (shard, page) in enumerate(pages):
                 shown = page.passages[:per_page]
                 for n, passage in enumerate(shown):
                     more = len(page.passages) - len(shown) if n == len(shown) - 1 else 0
                     results.append(self._result(shard, passage, text, prefix, position, more, page))
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            # Valid JSON of the wrong shape: a file from another build or tool.
-            raise UsageError(f"{self.search_dir}: damaged search files ({exc.__class__.__name__}: {exc}), rebuild the site") from None
+        except DAMAGED as exc:
+            raise self._damaged(exc) from None
         if any(r.quote for r in results):
             quoted = sum(1 for r in results if r.quote)
             status, message = contract.STATUS_SUPPORTED, f"{quoted} of {len(results)} passages quote the query."
