@@ -83,3 +83,27 @@ def test_typo_neighbours_are_every_dictionary_term_within_one_edit(content_index
     expected = {t for t in dictionary if shards.within_one_edit(term, t)}
     assert set(index._neighbours(term)) == expected
     assert set(index._neighbours(term)) == expected  # remembered
+
+
+def test_a_long_query_ranks_pages_by_page_bm25_alike_in_python_and_node():
+    from node_support import run_node
+    from test_ranking import _word, random_case
+    import random
+
+    rng = random.Random(6)
+    text = "alpha beta gamma delta betas gam alpho"
+    cases = [{**random_case(rng), "query": text} for _ in range(150)]
+    words = query.words(text)
+    assert len(words) > rank.LONG_QUERY_WORDS
+    payload = [{"words": [_word(w) for w in words], "rows": c["rows"],
+                "scores": [[ref, score] for ref, score in c["scores"].items()]} for c in cases]
+    from_node = run_node("rank-batch.mjs", {"cases": payload})
+    for case, js in zip(cases, from_node, strict=True):
+        pages = rank.rank(words, case["rows"], case["scores"])
+        assert [p.key for p in pages] == sorted(p.key for p in pages)
+        for page in pages:
+            names = [name for name, _ in page.criteria]
+            assert names[:2] == ["whole_heading", "evidence"]
+        py = [[p.ref, [list(c) for c in p.criteria], [[q.ref, [list(c) for c in q.criteria]] for q in p.passages]]
+              for p in pages]
+        assert py == js, case

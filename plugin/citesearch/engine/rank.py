@@ -19,6 +19,11 @@ coordination and proximity to BM25): the first that differs decides.  The
 passages of a page are ordered by ``PASSAGE_CRITERIA`` the same way.  The
 last resort is the smaller ref: the earlier page, the earlier passage.
 
+A query of more than ``LONG_QUERY_WORDS`` distinct words (a claim, a
+question) compares ``evidence``, the page BM25, first (after
+``whole_heading``: a page whose title or headings hold every word):
+coverage over many words counts common words as much as rare ones.
+
 Order of the criteria: measured with ``bench/quality.py`` (known-item
 sentence and heading queries on the shared corpora; RESULTS-quality.md).
 """
@@ -102,6 +107,28 @@ PAGE_CRITERIA = (
     # Evidence across the page's passages: BM25 with the page as the document.
     Criterion("evidence", lambda p: p["evidence"]),
 )
+
+
+# A claim or a question rather than a few keywords: with more than this many
+# distinct words, coverage (``words``) counts "the" and "of" as much as the
+# rare words that decide, and a page holding 12 of 15 words by way of common
+# ones beats the one about the claim.  Page BM25 weighs each word by its
+# rarity: for such a query ``evidence`` comes first and the other criteria
+# break its ties (BEIR SciFact, claims of 6 to 20 words: bench/RESULTS-beir.md).
+LONG_QUERY_WORDS = 5
+
+
+# ... but a page whose title or headings hold every word still comes first:
+# a long query may be a section heading typed out.
+WHOLE_HEADING = Criterion("whole_heading", lambda p: int(p["heading"] == len(p["kinds"])))
+
+
+def page_criteria(words: Sequence[Word]) -> tuple[Criterion, ...]:
+    """PAGE_CRITERIA in the order that ranks pages for this query."""
+    if len(words) <= LONG_QUERY_WORDS:
+        return PAGE_CRITERIA
+    first = [c for c in PAGE_CRITERIA if c.name == "evidence"]
+    return (WHOLE_HEADING, *first, *(c for c in PAGE_CRITERIA if c.name != "evidence"))
 
 
 def _key(criteria: Sequence[Criterion], values: Sequence[float], ref: int) -> tuple:
@@ -217,6 +244,7 @@ def rank(words: Sequence[Word], rows: Sequence[list], scores: Scores, *,
     """
     passages, starts, page_weights = collect(words, rows)
     sizes = [len(w.terms) for w in words]
+    ordered = page_criteria(words)
     by_page: dict[int, list] = {}
     for ref in sorted(passages):
         facts = _passage_facts(sizes, passages[ref])
@@ -237,8 +265,8 @@ def rank(words: Sequence[Word], rows: Sequence[list], scores: Scores, *,
             proximity = max(proximity, len(words) - member["kinds"].count(None))
         facts = {"kinds": kinds, "proximity": proximity, "heading": len(heading),
                  "evidence": evidence(words, page_weights[page])}
-        values = [c.value(facts) for c in PAGE_CRITERIA]
-        pages.append((_key(PAGE_CRITERIA, values, page), values, members))
+        values = [c.value(facts) for c in ordered]
+        pages.append((_key(ordered, values, page), values, members))
     pages.sort(key=lambda p: p[0])
     if scored_pages is None:
         scored_pages = len(pages)
@@ -254,7 +282,7 @@ def rank(words: Sequence[Word], rows: Sequence[list], scores: Scores, *,
             shown.sort(key=lambda p: p.key)
         else:
             shown = [Ranked(ref, (), (ref,)) for ref, _ in members]
-        criteria = tuple((c.name, v) for c, v in zip(PAGE_CRITERIA, values))
+        criteria = tuple((c.name, v) for c, v in zip(ordered, values))
         ranked.append(Ranked(key[-1], criteria, key, tuple(shown)))
     return ranked
 
@@ -307,9 +335,9 @@ def refine(pages: list[Ranked], words: Sequence[Word], texts: dict[int, tuple], 
         shown.sort(key=lambda p: p.key)
         best = max(p.explain()["sentence"] for p in shown)
         page = Ranked(page.ref, page.criteria, page.key, (*shown, *page.passages[per_page:]))
-        refined.append(_with(page, "sentence", best, "typos", (*PAGE_CRITERIA, SENTENCE)))
+        refined.append(_with(page, "sentence", best, "typos", (*PAGE_CRITERIA, WHOLE_HEADING, SENTENCE)))
     refined.sort(key=lambda p: p.key)
-    later = [_with(page, "sentence", 0, "typos", (*PAGE_CRITERIA, SENTENCE)) for page in pages[REFINED_PAGES:]]
+    later = [_with(page, "sentence", 0, "typos", (*PAGE_CRITERIA, WHOLE_HEADING, SENTENCE)) for page in pages[REFINED_PAGES:]]
     return refined + later
 
 
