@@ -107,3 +107,15 @@ def test_a_long_query_ranks_pages_by_page_bm25_alike_in_python_and_node():
         py = [[p.ref, [list(c) for c in p.criteria], [[q.ref, [list(c) for c in q.criteria]] for q in p.passages]]
               for p in pages]
         assert py == js, case
+
+
+def test_a_long_question_lists_the_same_results_in_citesearch_search_and_the_widget(capsys, content_built):
+    from node_support import run_node
+    from test_ranking import search_json
+
+    text = "how do I make the search index smaller for a large site"
+    assert len(query.words(text)) > rank.LONG_QUERY_WORDS
+    answer = search_json(capsys, content_built, "en", text)
+    (js,) = run_node("site-search.mjs", {"lang": "en", "queries": [text], "limit": 10}, str(content_built))
+    assert answer["results"] and [r["ref"] for r in answer["results"]] == js["refs"]
+    assert list(answer["results"][0]["page_criteria"])[:2] == ["whole_heading", "evidence"]
