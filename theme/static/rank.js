@@ -40,6 +40,19 @@ export const PAGE_CRITERIA = [
   { name: "evidence", value: (p) => p.evidence, higherFirst: true },
 ];
 
+// A claim or a question (more than LONG_QUERY_WORDS distinct words): page
+// BM25 (`evidence`) first, as rank.py `page_criteria` explains.
+export const LONG_QUERY_WORDS = 5;
+
+// ... after a page whose title or headings hold every word.
+const WHOLE_HEADING = { name: "whole_heading", value: (p) => (p.heading === p.kinds.length ? 1 : 0), higherFirst: true };
+
+export function pageCriteria(words) {
+  if (words.length <= LONG_QUERY_WORDS) return PAGE_CRITERIA;
+  const evidenceFirst = PAGE_CRITERIA.filter((c) => c.name === "evidence");
+  return [WHOLE_HEADING, ...evidenceFirst, ...PAGE_CRITERIA.filter((c) => c.name !== "evidence")];
+}
+
 function ranked(criteria, facts, ref, passages = []) {
   const values = criteria.map((c) => c.value(facts));
   const key = [...values.map((v, i) => (criteria[i].higherFirst ? -v : v)), ref];
@@ -154,7 +167,7 @@ export function rank(words, rows, scores) {
       heading: headingWords.size,
       evidence: evidence(words, pageWeights.get(page)),
     };
-    pages.push(ranked(PAGE_CRITERIA, facts, page, members.map((m) => m.ranked)));
+    pages.push(ranked(pageCriteria(words), facts, page, members.map((m) => m.ranked)));
   }
   return pages.sort((a, b) => compareKeys(a.key, b.key));
 }
@@ -199,10 +212,10 @@ export function refine(analyzer, pages, words, texts, queryText, { prefix = true
     shown.sort((a, b) => compareKeys(a.key, b.key));
     const best = Math.max(...shown.map((p) => p.criteria.find(([n]) => n === "sentence")[1]));
     const withPassages = { ...page, passages: [...shown, ...page.passages.slice(perPage)] };
-    return withValue(withPassages, "sentence", best, "typos", [...PAGE_CRITERIA, SENTENCE]);
+    return withValue(withPassages, "sentence", best, "typos", [...PAGE_CRITERIA, WHOLE_HEADING, SENTENCE]);
   });
   refined.sort((a, b) => compareKeys(a.key, b.key));
-  const later = pages.slice(REFINED_PAGES).map((page) => withValue(page, "sentence", 0, "typos", [...PAGE_CRITERIA, SENTENCE]));
+  const later = pages.slice(REFINED_PAGES).map((page) => withValue(page, "sentence", 0, "typos", [...PAGE_CRITERIA, WHOLE_HEADING, SENTENCE]));
   return [...refined, ...later];
 }
 

@@ -36,6 +36,7 @@ three characters or more (fuzzy fallback).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Sequence
 
 from lunr.index import Index
 from lunr.query import Query, QueryPresence
@@ -215,6 +216,44 @@ def _search(index: Index, items: list[Clause]) -> tuple[Hit, ...]:
     matches = index.query(query)
     hits = (Hit(m["ref"], m["score"]) for m in matches)
     return tuple(sorted(hits, key=lambda h: (-h.score, int(h.ref))))
+
+
+def matches(rows: Sequence[list], fields: int, items: list[Clause]) -> bool:
+    """Whether lunr finds any passage for ``items`` in the index of these
+    term rows (``[term, index, per field [ref, weight, ...]...]``), without
+    building it: a passage with every required term, or else with any term
+    a clause expands to.  ``run``'s test for its fuzzy fallback."""
+
+    def refs(clause: Clause) -> set:
+        found = set()
+        for row in rows:
+            if row[0] == clause.term or (clause.wildcard_trailing and row[0].startswith(clause.term)):
+                for flat in row[2:2 + fields]:
+                    found.update(flat[::2])
+        return found
+
+    required = [refs(c) for c in items if c.required]
+    if required:
+        return bool(set.intersection(*required))
+    return any(refs(c) for c in items)
+
+
+def run_on(index: Index, whole: Sequence[list], fields: int, query: str, *, prefix: bool = True) -> Results:
+    """``run`` on ``index``, a part of the index of the term rows ``whole``
+    (every term, the postings of some passages): those passages get the
+    scores ``run`` gives them on the whole index, whose lunr query vector
+    is the same, and the fallback is taken when the whole finds nothing
+    (``fuzzy`` then says whether these passages were found)."""
+    items = clauses(query, prefix=prefix)
+    if not items:
+        return Results((), False)
+    if matches(whole, fields, items):
+        return Results(_search(index, items), False)
+    fallback = fuzzy_clauses(items)
+    if not fallback or fallback == items:
+        return Results((), False)
+    hits = _search(index, fallback)
+    return Results(hits, bool(hits))
 
 
 def run(index: Index, query: str, *, prefix: bool = True) -> Results:

@@ -19,6 +19,11 @@ coordination and proximity to BM25): the first that differs decides.  The
 passages of a page are ordered by ``PASSAGE_CRITERIA`` the same way.  The
 last resort is the smaller ref: the earlier page, the earlier passage.
 
+A query of more than ``LONG_QUERY_WORDS`` distinct words (a claim, a
+question) compares ``evidence``, the page BM25, first (after
+``whole_heading``: a page whose title or headings hold every word):
+coverage over many words counts common words as much as rare ones.
+
 Order of the criteria: measured with ``bench/quality.py`` (known-item
 sentence and heading queries on the shared corpora; RESULTS-quality.md).
 """
@@ -26,8 +31,8 @@ sentence and heading queries on the shared corpora; RESULTS-quality.md).
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from dataclasses import dataclass
+from typing import Callable, Mapping, Sequence
 
 from . import analyzer, query, quote
 from .query import PREFIX_BOOST, Word
@@ -45,31 +50,6 @@ def match_kind(word: Word, term: str) -> int | None:
     if word.fuzzy and within_one_edit(word.terms[0], term):
         return TYPO
     return None
-
-
-@dataclass
-class _WordInPassage:
-    exact: set = field(default_factory=set)  # exact terms found (a CJK word needs all)
-    exact_heading: set = field(default_factory=set)  # ... in the title or heading fields
-    other: int | None = None  # best of PREFIX / TYPO
-    other_heading: bool = False
-
-
-@dataclass
-class PassageEvidence:
-    """What one passage holds of each query word."""
-
-    ref: int
-    score: float  # lunr's score (0 when only a typo or prefix lunr left out found it)
-    words: list[_WordInPassage]
-
-    def kind(self, i: int, word: Word) -> int | None:
-        found = self.words[i]
-        return EXACT if len(found.exact) == len(word.terms) else found.other
-
-    def in_heading(self, i: int, word: Word) -> bool:
-        found = self.words[i]
-        return len(found.exact_heading) == len(word.terms) or found.other_heading
 
 
 @dataclass(frozen=True)
@@ -129,6 +109,28 @@ PAGE_CRITERIA = (
 )
 
 
+# A claim or a question rather than a few keywords: with more than this many
+# distinct words, coverage (``words``) counts "the" and "of" as much as the
+# rare words that decide, and a page holding 12 of 15 words by way of common
+# ones beats the one about the claim.  Page BM25 weighs each word by its
+# rarity: for such a query ``evidence`` comes first and the other criteria
+# break its ties (BEIR SciFact, claims of 6 to 20 words: bench/RESULTS-beir.md).
+LONG_QUERY_WORDS = 5
+
+
+# ... but a page whose title or headings hold every word still comes first:
+# a long query may be a section heading typed out.
+WHOLE_HEADING = Criterion("whole_heading", lambda p: int(p["heading"] == len(p["kinds"])))
+
+
+def page_criteria(words: Sequence[Word]) -> tuple[Criterion, ...]:
+    """PAGE_CRITERIA in the order that ranks pages for this query."""
+    if len(words) <= LONG_QUERY_WORDS:
+        return PAGE_CRITERIA
+    first = [c for c in PAGE_CRITERIA if c.name == "evidence"]
+    return (WHOLE_HEADING, *first, *(c for c in PAGE_CRITERIA if c.name != "evidence"))
+
+
 def _key(criteria: Sequence[Criterion], values: Sequence[float], ref: int) -> tuple:
     return (*(-v if c.higher_first else v for c, v in zip(criteria, values)), ref)
 
@@ -139,18 +141,18 @@ def _ranked(criteria: Sequence[Criterion], facts: dict, ref: int, passages=()) -
     return key, Ranked(ref, tuple((c.name, v) for c, v in zip(criteria, values)), key, passages)
 
 
-def _best(kinds: Sequence[int | None]) -> int | None:
-    present = [k for k in kinds if k is not None]
-    return min(present) if present else None
+def collect(words: Sequence[Word], rows: Sequence[list]):
+    """What every passage holding a query word holds of each word, and the page weights.
 
-
-def collect(words: Sequence[Word], rows: Sequence[list], scores: dict[int, float]):
-    """The evidence of every passage holding a query word, and the page weights.
-
-    Returns ``(passages, page_starts, page_weights)``: ``page_weights[page][i]``
-    is ``(exact weights by term, best other weight)`` of word ``i``.
+    Returns ``(passages, page_starts, page_weights)``: ``passages[ref]`` is
+    ``(exact, exact_heading, other, other_heading)``, dicts by word index
+    (the exact terms found, a CJK word needs all; those in the title or
+    heading fields; the best of PREFIX / TYPO; whether that was in a
+    heading); ``page_weights[page][i]`` is ``(exact weights by term, best
+    other weight)`` of word ``i`` (the words the page holds).  Only the
+    words a passage or page holds have an entry: a claim of 15 words over 15,000 passages stays fast.
     """
-    passages: dict[int, PassageEvidence] = {}
+    passages: dict[int, tuple[dict, dict, dict, set]] = {}
     page_weights: dict[int, list] = {}
     starts: set[int] = set()
     for row in rows:
@@ -163,33 +165,42 @@ def collect(words: Sequence[Word], rows: Sequence[list], scores: dict[int, float
             for ref in flat[::2]:
                 passage = passages.get(ref)
                 if passage is None:
-                    passage = passages[ref] = PassageEvidence(ref, scores.get(ref, 0.0), [_WordInPassage() for _ in words])
+                    passage = passages[ref] = ({}, {}, {}, set())
+                exact, exact_heading, other, other_heading = passage
                 for i, kind in kinds:
-                    found = passage.words[i]
                     if kind == EXACT:
-                        found.exact.add(term)
+                        exact.setdefault(i, set()).add(term)
                         if heading:
-                            found.exact_heading.add(term)
+                            exact_heading.setdefault(i, set()).add(term)
                     else:
-                        found.other = kind if found.other is None else min(found.other, kind)
-                        found.other_heading = found.other_heading or heading
+                        other[i] = min(other.get(i, kind), kind)
+                        if heading:
+                            other_heading.add(i)
         for page, weight in zip(pages[::2], pages[1::2]):
             starts.add(page)
-            per_word = page_weights.setdefault(page, [[{}, 0.0] for _ in words])
+            per_word = page_weights.get(page)
+            if per_word is None:
+                per_word = page_weights[page] = {}
             for i, kind in kinds:
+                found = per_word.get(i)
+                if found is None:
+                    found = per_word[i] = [{}, 0.0]
                 if kind == EXACT:
-                    per_word[i][0][term] = weight
+                    found[0][term] = weight
                 else:
-                    per_word[i][1] = max(per_word[i][1], weight)
+                    found[1] = max(found[1], weight)
     return passages, sorted(starts), page_weights
 
 
-def evidence(words: Sequence[Word], weights: list) -> float:
+def evidence(words: Sequence[Word], weights: dict[int, list]) -> float:
     """Page BM25 of the query: per word, its own terms' page weights, else its
     best prefix or typo neighbour's, weighed ``PREFIX_BOOST`` as lunr weighs
     a prefix clause."""
     total = 0.0
-    for word, (exact, other) in zip(words, weights):
+    for i, word in enumerate(words):
+        if i not in weights:
+            continue
+        exact, other = weights[i]
         if len(exact) == len(word.terms):
             for term in word.terms:
                 total += exact[term]
@@ -198,31 +209,82 @@ def evidence(words: Sequence[Word], weights: list) -> float:
     return total
 
 
-def rank(words: Sequence[Word], rows: Sequence[list], scores: dict[int, float]) -> list[Ranked]:
-    """Pages best first, each with its passages best first."""
-    passages, starts, page_weights = collect(words, rows, scores)
+def _passage_facts(sizes: list[int], passage: tuple) -> dict | None:
+    """The facts of PASSAGE_CRITERIA but ``score`` (``sizes``: the number
+    of terms of each query word); None for a passage that holds only a part
+    of a CJK word."""
+    exact, exact_heading, other, other_heading = passage
+    kinds: list[int | None] = [None] * len(sizes)
+    for i, value in other.items():
+        kinds[i] = value
+    for i, terms in exact.items():
+        if len(terms) == sizes[i]:
+            kinds[i] = EXACT
+    if kinds.count(None) == len(kinds):
+        return None
+    heading = {i for i in exact_heading if len(exact_heading[i]) == sizes[i] and kinds[i] is not None}
+    heading.update(i for i in other_heading if kinds[i] is not None)
+    return {"kinds": kinds, "heading_words": heading, "heading": len(heading)}
+
+
+Scores = Mapping[int, float] | Callable[[list[int]], Mapping[int, float]]
+
+
+def rank(words: Sequence[Word], rows: Sequence[list], scores: Scores, *,
+         scored_pages: int | None = None) -> list[Ranked]:
+    """Pages best first, each with its passages best first.
+
+    ``scores``: lunr's score of each passage, or a function giving them for
+    a list of refs.  No page criterion reads a score, so with
+    ``scored_pages`` the function is asked only for the passages of the
+    first ``scored_pages`` pages, and later pages list their passages in ref
+    order without criteria: the results a reader is shown are the same, and
+    a long query over a large site is not slowed by ranking passages no one
+    sees.
+    """
+    passages, starts, page_weights = collect(words, rows)
+    sizes = [len(w.terms) for w in words]
+    ordered = page_criteria(words)
     by_page: dict[int, list] = {}
     for ref in sorted(passages):
-        passage = passages[ref]
-        kinds = [passage.kind(i, w) for i, w in enumerate(words)]
-        if all(kind is None for kind in kinds):
+        facts = _passage_facts(sizes, passages[ref])
+        if facts is None:
             continue  # part of a CJK word only
-        heading = {i for i, w in enumerate(words) if kinds[i] is not None and passage.in_heading(i, w)}
-        facts = {"kinds": kinds, "heading_words": heading, "heading": len(heading), "score": passage.score}
         page = starts[bisect.bisect_right(starts, ref) - 1]
-        by_page.setdefault(page, []).append((facts, _ranked(PASSAGE_CRITERIA, facts, ref)))
+        by_page.setdefault(page, []).append((ref, facts))
     pages = []
     for page, members in by_page.items():
-        members.sort(key=lambda m: m[1][0])
-        facts = {
-            "kinds": [_best([m[0]["kinds"][i] for m in members]) for i in range(len(words))],
-            "proximity": max(_count(m[0]["kinds"], lambda k: True) for m in members),
-            "heading": len(set().union(*(m[0]["heading_words"] for m in members))),
-            "evidence": evidence(words, page_weights[page]),
-        }
-        pages.append(_ranked(PAGE_CRITERIA, facts, page, tuple(m[1][1] for m in members)))
+        kinds: list[int | None] = [None] * len(words)  # the best kind of each word over the passages
+        heading: set[int] = set()
+        proximity = 0
+        for _, member in members:
+            for i, kind in enumerate(member["kinds"]):
+                if kind is not None and (kinds[i] is None or kind < kinds[i]):
+                    kinds[i] = kind
+            heading.update(member["heading_words"])
+            proximity = max(proximity, len(words) - member["kinds"].count(None))
+        facts = {"kinds": kinds, "proximity": proximity, "heading": len(heading),
+                 "evidence": evidence(words, page_weights[page])}
+        values = [c.value(facts) for c in ordered]
+        pages.append((_key(ordered, values, page), values, members))
     pages.sort(key=lambda p: p[0])
-    return [ranked for _, ranked in pages]
+    if scored_pages is None:
+        scored_pages = len(pages)
+    if callable(scores):
+        scores = scores([ref for _, _, members in pages[:scored_pages] for ref, _ in members])
+    ranked = []
+    for n, (key, values, members) in enumerate(pages):
+        if n < scored_pages:
+            shown = []
+            for ref, facts in members:
+                facts["score"] = scores.get(ref, 0.0)
+                shown.append(_ranked(PASSAGE_CRITERIA, facts, ref)[1])
+            shown.sort(key=lambda p: p.key)
+        else:
+            shown = [Ranked(ref, (), (ref,)) for ref, _ in members]
+        criteria = tuple((c.name, v) for c, v in zip(ordered, values))
+        ranked.append(Ranked(key[-1], criteria, key, tuple(shown)))
+    return ranked
 
 
 # --- Second stage: the first screen of pages, by what their shown passages say.
@@ -273,9 +335,9 @@ def refine(pages: list[Ranked], words: Sequence[Word], texts: dict[int, tuple], 
         shown.sort(key=lambda p: p.key)
         best = max(p.explain()["sentence"] for p in shown)
         page = Ranked(page.ref, page.criteria, page.key, (*shown, *page.passages[per_page:]))
-        refined.append(_with(page, "sentence", best, "typos", (*PAGE_CRITERIA, SENTENCE)))
+        refined.append(_with(page, "sentence", best, "typos", (*PAGE_CRITERIA, WHOLE_HEADING, SENTENCE)))
     refined.sort(key=lambda p: p.key)
-    later = [_with(page, "sentence", 0, "typos", (*PAGE_CRITERIA, SENTENCE)) for page in pages[REFINED_PAGES:]]
+    later = [_with(page, "sentence", 0, "typos", (*PAGE_CRITERIA, WHOLE_HEADING, SENTENCE)) for page in pages[REFINED_PAGES:]]
     return refined + later
 
 
@@ -290,18 +352,36 @@ class Found:
     fuzzy: bool  # every page was found through typos alone
 
 
-def search(sharded: ShardedIndex, text: str, *, prefix: bool = True) -> Found:
+def _only(rows: Sequence[list], refs: set[int]) -> list[list]:
+    """The rows with the postings of ``refs`` only; every term stays."""
+    keep = lambda flat: [x for ref, weight in zip(flat[::2], flat[1::2]) if ref in refs for x in (ref, weight)]  # noqa: E731
+    return [[row[0], row[1], *map(keep, row[2:-1]), row[-1]] for row in rows]
+
+
+def search(sharded: ShardedIndex, text: str, *, prefix: bool = True, pages: int | None = None) -> Found:
     """Rank the pages of one language for the reader's raw ``text``.
 
     The term files of the query's terms, prefixes and typo neighbours are
     read; lunr scores the passages on them exactly as on the whole index
     (``query.run``, whose fuzzy fallback scores typo-only passages), and
-    ``rank`` orders them.
+    ``rank`` orders them.  With ``pages``, only the passages of the first
+    ``pages`` pages are scored and ordered (``rank``'s ``scored_pages``), on
+    an index of their postings alone: the same scores, without lunr matching
+    every passage a long query touches.
     """
     items = query.clauses(text, prefix=prefix)
     if not items:
         return Found([], False)
     rows = sharded.rows(items + query.fuzzy_clauses(items))
-    found = query.run(assemble(sharded.fields, rows), text, prefix=prefix)
-    pages = rank(query.words(text, prefix=prefix), rows, {int(hit.ref): hit.score for hit in found.hits})
-    return Found(pages, typo_only(pages))
+    words = query.words(text, prefix=prefix)
+    if pages is None:
+        found = query.run(assemble(sharded.fields, rows), text, prefix=prefix)
+        ranked = rank(words, rows, {int(hit.ref): hit.score for hit in found.hits})
+    else:
+        def scores(refs: list[int]) -> dict[int, float]:
+            part = assemble(sharded.fields, _only(rows, set(refs)))
+            found = query.run_on(part, rows, len(sharded.fields), text, prefix=prefix)
+            return {int(hit.ref): hit.score for hit in found.hits}
+
+        ranked = rank(words, rows, scores, scored_pages=pages)
+    return Found(ranked, typo_only(ranked))

@@ -14,6 +14,9 @@ from ..errors import UsageError
 
 
 
+DAMAGED = (KeyError, TypeError, ValueError, IndexError, AttributeError)
+
+
 @dataclass(frozen=True)
 class Result:
     ref: str
@@ -86,46 +89,64 @@ class SiteSearch:
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise UsageError(f"{manifest_path}: damaged manifest ({exc.__class__.__name__}: {exc}), rebuild the site") from None
 
+    def _damaged(self, exc: Exception) -> UsageError:
+        # Valid JSON of the wrong shape: a file from another build or tool.
+        return UsageError(f"{self.search_dir}: damaged search files ({exc.__class__.__name__}: {exc}), rebuild the site")
+
     def _read(self, name: str):
         """A search file, parsed once; a missing or garbled file is a usage error."""
         if name not in self._files:
             self._files[name] = self._site_files.read_json(name)  # inside search/, regular, bounded
         return self._files[name]
 
-    def search(self, text: str, *, limit: int = 10, lang: str | None = None, prefix: bool = True,
-               per_page: int = contract.PASSAGES_PER_PAGE) -> Answer:
-        """The first ``limit`` pages, each with its first ``per_page`` passages."""
+    def pages(self, text: str, *, limit: int = 10, lang: str | None = None, prefix: bool = True,
+              per_page: int = contract.PASSAGES_PER_PAGE) -> tuple[list[tuple[Shard, rank.Ranked]], int, bool]:
+        """The first ``limit`` pages in result order, with their shard; the
+        number of pages found; whether they were found through typos alone."""
         if lang is not None and lang not in self.shards:
             raise UsageError(f"no documents in language '{lang}' (this site has: {', '.join(sorted(self.shards))})")
         shards = [self.shards[lang]] if lang else [self.shards[k] for k in sorted(self.shards)]
         try:
-            ranked, fuzzy = [], False
+            ranked, fuzzy, total = [], False, 0
+            # Only the pages that can be shown are ordered to the end (their
+            # passages scored, the second stage's value set): the first
+            # ``limit`` of the merged languages are among each one's first ``limit``.
+            shown_pages = max(limit, rank.REFINED_PAGES)
             for order, shard in enumerate(shards):
-                found = rank.search(shard.index, text, prefix=prefix)
+                found = rank.search(shard.index, text, prefix=prefix, pages=shown_pages)
                 fuzzy = fuzzy or found.fuzzy
+                total += len(found.pages)
                 texts = {p.ref: _heading_and_text(shard, p.ref) for page in found.pages[:rank.REFINED_PAGES]
                          for p in page.passages[:per_page]}
-                refined = rank.refine(found.pages, query.words(text, prefix=prefix), texts, text, prefix=prefix,
-                                      per_page=per_page)
+                refined = rank.refine(found.pages[:shown_pages], query.words(text, prefix=prefix), texts, text,
+                                      prefix=prefix, per_page=per_page)
                 ranked.append([(page.key[:-1], order, page.ref, shard, page) for page in refined])
             # Each language keeps its order; languages interleave by the criteria.
-            pages = list(heapq.merge(*ranked, key=lambda p: p[:3]))
+            pages = [(shard, page) for *_, shard, page in heapq.merge(*ranked, key=lambda p: p[:3])]
+        except DAMAGED as exc:
+            raise self._damaged(exc) from None
+        return pages[:limit], total, fuzzy
+
+    def search(self, text: str, *, limit: int = 10, lang: str | None = None, prefix: bool = True,
+               per_page: int = contract.PASSAGES_PER_PAGE) -> Answer:
+        """The first ``limit`` pages, each with its first ``per_page`` passages."""
+        pages, total, fuzzy = self.pages(text, limit=limit, lang=lang, prefix=prefix, per_page=per_page)
+        try:
             results = []
-            for position, (*_, shard, page) in enumerate(pages[:limit]):
+            for position, (shard, page) in enumerate(pages):
                 shown = page.passages[:per_page]
                 for n, passage in enumerate(shown):
                     more = len(page.passages) - len(shown) if n == len(shown) - 1 else 0
                     results.append(self._result(shard, passage, text, prefix, position, more, page))
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            # Valid JSON of the wrong shape: a file from another build or tool.
-            raise UsageError(f"{self.search_dir}: damaged search files ({exc.__class__.__name__}: {exc}), rebuild the site") from None
+        except DAMAGED as exc:
+            raise self._damaged(exc) from None
         if any(r.quote for r in results):
             quoted = sum(1 for r in results if r.quote)
             status, message = contract.STATUS_SUPPORTED, f"{quoted} of {len(results)} passages quote the query."
         else:
             status = contract.STATUS_INSUFFICIENT
             message = f"The documents hold nothing that answers “{text.strip()}”."
-        return Answer(text, status, message, fuzzy, results, len(pages))
+        return Answer(text, status, message, fuzzy, results, total)
 
     def text(self, result: Result) -> str:
         """The whole chunk text of a result this search returned."""

@@ -128,6 +128,7 @@ class ShardedIndex:
         self.list_firsts = [utf16_key(first) for first, _ in self.lists]
         self.files: dict[str, dict] = {}
         self.firsts: dict[int, list[bytes]] = {}  # term list position -> its files' first terms
+        self._near: dict[str, list[str]] = {}  # term -> its neighbours within one edit
 
     def _file(self, name: str) -> dict:
         if name not in self.files:
@@ -172,9 +173,12 @@ class ShardedIndex:
 
     def _neighbours(self, term: str) -> list[str]:
         """Dictionary terms within one edit: in the start and end files of the
-        lengths one shorter to one longer (``contract``)."""
-        return [other for name in dictionary_files(self.entry["dictionary"], term)
-                for other in self._file(name)["terms"] if within_one_edit(term, other)]
+        lengths one shorter to one longer (``contract``).  Remembered per term:
+        a long query's words, and every keystroke, ask again."""
+        if term not in self._near:
+            self._near[term] = [other for name in dictionary_files(self.entry["dictionary"], term)
+                                for other in self._file(name)["terms"] if within_one_edit(term, other)]
+        return self._near[term]
 
     def plan(self, items: Iterable[query.Clause]) -> tuple[list[str], Callable[[str], bool]]:
         """The term files holding every term the clauses can match, and a test

@@ -1,0 +1,121 @@
+"""A long query (a 15-word claim) is searched fast without changing what is found.
+
+``rank.search(..., pages=n)`` scores and orders only the passages of the first
+``n`` pages, on an index of their postings alone, and ``ShardedIndex`` looks up
+typo neighbours among likely terms only: both must give exactly what the
+whole computation gives.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from citesearch.engine import query, rank, shards
+from conftest import REPO
+from test_shards import TwoIndexes, _two_indexes
+
+
+@pytest.fixture(scope="module")
+def content_indexes(tmp_path_factory) -> TwoIndexes:
+    return _two_indexes(REPO / "content", tmp_path_factory.mktemp("content-long-queries"))
+
+
+def sharded(indexes: TwoIndexes, lang: str) -> shards.ShardedIndex:
+    manifest = json.loads((indexes.site / "search/manifest.json").read_text(encoding="utf-8"))
+    read = lambda name: json.loads((indexes.site / "search" / name).read_text(encoding="utf-8"))  # noqa: E731
+    return shards.ShardedIndex(manifest["languages"][lang], manifest["fields"], read)
+
+
+def edited_words(terms: list[str]):
+    words = st.sampled_from(terms)
+    edited = st.tuples(words, st.integers(0, 12), st.sampled_from(["", "e", "x", "я", "的"])).map(
+        lambda t: t[0][: t[1]] + t[2] + t[0][t[1] + 1:])
+    return st.one_of(words, edited, st.sampled_from(["the", "of", "a", "и", "的"]))
+
+
+def as_data(page: rank.Ranked) -> tuple:
+    return page.ref, page.criteria, [(p.ref, p.criteria) for p in page.passages]
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_scoring_only_the_first_pages_ranks_them_as_scoring_all(content_indexes, data):
+    lang = data.draw(st.sampled_from(["en", "ru", "zh"]))
+    text = " ".join(data.draw(st.lists(edited_words(content_indexes.terms[lang]), min_size=1, max_size=16)))
+    prefix = data.draw(st.booleans())
+    index = sharded(content_indexes, lang)
+    whole = rank.search(index, text, prefix=prefix)
+    for n in (0, 1, 3, 10):
+        part = rank.search(index, text, prefix=prefix, pages=n)
+        assert part.fuzzy == whole.fuzzy
+        assert [p.key for p in part.pages] == [p.key for p in whole.pages]
+        assert [as_data(p) for p in part.pages[:n]] == [as_data(p) for p in whole.pages[:n]], (text, n)
+        assert [len(p.passages) for p in part.pages] == [len(p.passages) for p in whole.pages]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_lunr_finds_something_exactly_when_query_matches_says_so(content_indexes, data):
+    from lunr.index import Index
+
+    lang = data.draw(st.sampled_from(["en", "ru", "zh"]))
+    text = " ".join(data.draw(st.lists(edited_words(content_indexes.terms[lang]), min_size=1, max_size=4)))
+    items = query.clauses(text, prefix=data.draw(st.booleans()))
+    if not items:
+        return
+    whole = content_indexes.loaded.setdefault(
+        lang, Index.load(json.loads(content_indexes.full[lang].read_text(encoding="utf-8"))))
+    rows = sharded(content_indexes, lang).rows(items)
+    assert query.matches(rows, 3, items) == bool(query._search(whole, items)), text
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_typo_neighbours_are_every_dictionary_term_within_one_edit(content_indexes, data):
+    lang = data.draw(st.sampled_from(["en", "ru", "zh"]))
+    term = data.draw(edited_words(content_indexes.terms[lang]))
+    index = sharded(content_indexes, lang)
+    dictionary = [t for _, _, name in index.entry["dictionary"] for t in index.load(name)["terms"]]
+    expected = {t for t in dictionary if shards.within_one_edit(term, t)}
+    assert set(index._neighbours(term)) == expected
+    assert set(index._neighbours(term)) == expected  # remembered
+
+
+def test_a_long_query_ranks_pages_by_page_bm25_alike_in_python_and_node():
+    from node_support import run_node
+    from test_ranking import _word, random_case
+    import random
+
+    rng = random.Random(6)
+    text = "alpha beta gamma delta betas gam alpho"
+    cases = [{**random_case(rng), "query": text} for _ in range(150)]
+    words = query.words(text)
+    assert len(words) > rank.LONG_QUERY_WORDS
+    payload = [{"words": [_word(w) for w in words], "rows": c["rows"],
+                "scores": [[ref, score] for ref, score in c["scores"].items()]} for c in cases]
+    from_node = run_node("rank-batch.mjs", {"cases": payload})
+    for case, js in zip(cases, from_node, strict=True):
+        pages = rank.rank(words, case["rows"], case["scores"])
+        assert [p.key for p in pages] == sorted(p.key for p in pages)
+        for page in pages:
+            names = [name for name, _ in page.criteria]
+            assert names[:2] == ["whole_heading", "evidence"]
+        py = [[p.ref, [list(c) for c in p.criteria], [[q.ref, [list(c) for c in q.criteria]] for q in p.passages]]
+              for p in pages]
+        assert py == js, case
+
+
+def test_a_long_question_lists_the_same_results_in_citesearch_search_and_the_widget(capsys, content_built):
+    from node_support import run_node
+    from test_ranking import search_json
+
+    text = "how do I make the search index smaller for a large site"
+    assert len(query.words(text)) > rank.LONG_QUERY_WORDS
+    answer = search_json(capsys, content_built, "en", text)
+    (js,) = run_node("site-search.mjs", {"lang": "en", "queries": [text], "limit": 10}, str(content_built))
+    assert answer["results"] and [r["ref"] for r in answer["results"]] == js["refs"]
+    assert list(answer["results"][0]["page_criteria"])[:2] == ["whole_heading", "evidence"]
