@@ -58,13 +58,12 @@ def test_a_hyphenated_mixed_script_query_works(fastapi_sites):
     "query,page",
     [
         ("路径参数", "tutorial/path-params"),
-        # Ranking v2 (issue 18, open): a one-term query ties on every criterion but the page-level BM25, which
-        # weighs title and body together, so the page titled by the term ('请求体', '依赖项') loses to a longer
-        # page using it as often ('请求体 - 多个参数', '使用覆盖测试依赖项'); v1's per-chunk title field won.
-        # Strict: a ranking that fixes it must remove these marks.
-        pytest.param("请求体", "tutorial/body", marks=pytest.mark.xfail(strict=True, reason="issue 18: title of a page")),
-        pytest.param("依赖", "tutorial/dependencies/index",
-                     marks=pytest.mark.xfail(strict=True, reason="issue 18: title of a page")),
+        # A one-term query ties on every criterion of the first stage but the last (page BM25, where a longer
+        # page using the term as often wins); `title` (the page title holds every query word) and `fit` (the
+        # share of a title or heading the query makes up) put the page titled by the term first: '请求体'
+        # before '请求体 - 多个参数', '依赖项' before the home page's section '依赖'.
+        ("请求体", "tutorial/body"),
+        ("依赖", "tutorial/dependencies/index"),
     ],
 )
 def test_a_chinese_term_ranks_its_defining_page_first(fastapi_sites, query, page):

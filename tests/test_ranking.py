@@ -63,6 +63,22 @@ def test_heading_words_break_a_tie_and_page_evidence_the_next():
     assert order(rank.rank(query, rows, {})) == [6, 2, 0]
 
 
+def test_refine_prefers_the_typed_form_then_the_title_then_the_heading_the_query_fits():
+    # Two pages (refs 0 and 1) hold the stems of both words once, with equal weights: only the texts differ.
+    def refined(query: str, texts: dict[int, tuple]) -> list[rank.Ranked]:
+        qw = words(query, prefix=False)
+        rows = [row(t, {0: 1.0, 1: 1.0}, {0: 1.0, 1: 1.0}) for w in qw for t in w.terms]
+        return rank.refine(rank.rank(qw, rows, {}), qw, texts, query, prefix=False, per_page=3)
+
+    forms = refined("declaration gives", {0: (["A"], "The declarations give it."), 1: (["B"], "A declaration gives it.")})
+    assert order(forms) == [1, 0] and [p.explain()["forms"] for p in forms] == [2, 0]
+    title = refined("anchors", {0: (["Other", "Anchors"], "Anchors move."), 1: (["Chunks and anchors"], "Anchors stay.")})
+    assert order(title) == [1, 0] and [p.explain()["title"] for p in title] == [1, 0]
+    fit = refined("pydantic models", {0: (["Form models", "Pydantic models for forms"], "Pydantic models."),
+                                      1: (["Types", "Pydantic models"], "Pydantic models.")})
+    assert order(fit) == [1, 0] and [p.explain()["fit"] for p in fit] == [1, 0.5]
+
+
 def random_case(rng: random.Random) -> dict:
     """Term rows of a few pages, with typo and prefix neighbours, and lunr scores."""
     vocabulary = ["alpha", "alpho", "beta", "betas", "gamma", "gam", "delta"]
@@ -144,5 +160,24 @@ def test_results_come_grouped_by_page_with_the_rest_counted(capsys, content_buil
 def test_explain_prints_the_criteria_that_placed_each_result(capsys, content_built):
     assert main(["search", "--site", str(content_built), "--lang", "en", "--explain", "fuzzy matching"]) == 0
     out = capsys.readouterr().out
-    assert "page 1: words 2, typos 0, sentence 2, proximity 2" in out
-    assert "passage: words 2, typos 0, sentence 2, heading" in out
+    assert "page 1: words 2, typos 0, sentence 2, proximity 2, heading 2, exact 2, forms 2, title 0, fit 0.5, headline" in out
+    assert "passage: words 2, typos 0, sentence 2, heading 2, exact 2, forms 2, score" in out
+
+
+def test_search_says_did_you_mean_when_only_typos_found_pages(capsys, tmp_path):
+    # As the widget does (test_quote_widget): the fuzzy pages are not answers, their words are the suggestion.
+    content, site = tmp_path / "content", tmp_path / "site"
+    content.mkdir()
+    (content / "deploy.md").write_text("# Deploy\n\nInstall the helm chart on the cluster.\n", encoding="utf-8")
+    (content / "boats.md").write_text("# Boats\n\nShips sail past the harbour wall.\n", encoding="utf-8")
+    (content / "citesearch.yml").write_text("title: T\nlang: en\n", encoding="utf-8")
+    assert main(["build", str(content), "--out", str(site)]) == 0
+    capsys.readouterr()
+    assert main(["search", "--site", str(site), "helmm chrt"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:2] == ["The documents hold nothing that answers “helmm chrt”.", "Did you mean “helm chart”?"]
+    assert search_json(capsys, site, "en", "helmm chrt")["suggestion"] == "helm chart"
+    # A query the pages hold as typed gets no suggestion, even with one unknown word.
+    assert search_json(capsys, site, "en", "helm chrt")["suggestion"] is None
+    assert main(["search", "--site", str(site), "ships harbour"]) == 0
+    assert "Did you mean" not in capsys.readouterr().out
