@@ -131,6 +131,36 @@ def test_python_and_node_rank_random_cases_alike():
         assert py == js, case
 
 
+SAMPLE_TEXTS = ["The alpha betas declare it.", "Alphas beta: declared.", "Gamma and delta, said the gam.",
+                "请求体 与 路径参数", "请求 的 体", "Обработка запросов и запрос", "delta alpho gamma"]
+
+
+def test_python_and_node_refine_random_cases_alike():
+    # sentence, forms, title and fit come from the passages' texts and headings: both halves must agree.
+    rng = random.Random(5)
+    cases = []
+    for _ in range(120):
+        case = random_case(rng)
+        case["query"] = rng.choice([case["query"], "alpha declared", "请求体", "запросы alpha", "gamma delt"])
+        prefix = rng.random() < 0.5
+        refs = {ref for row_ in case["rows"] for flat in row_[2:5] for ref in flat[::2]}
+        texts = {ref: ([rng.choice(SAMPLE_TEXTS) for _ in range(rng.randint(1, 3))], rng.choice(SAMPLE_TEXTS))
+                 for ref in refs}
+        cases.append({**case, "prefix": prefix, "texts": texts})
+    payload = [{"query": c["query"], "prefix": c["prefix"], "rows": c["rows"],
+                "words": [_word(w) for w in words(c["query"], prefix=c["prefix"])],
+                "scores": [[ref, score] for ref, score in c["scores"].items()],
+                "texts": [[ref, list(t)] for ref, t in c["texts"].items()]} for c in cases]
+    from_node = run_node("refine-batch.mjs", {"cases": payload})
+    for case, js in zip(cases, from_node, strict=True):
+        qw = words(case["query"], prefix=case["prefix"])
+        pages = rank.refine(rank.rank(qw, case["rows"], case["scores"]), qw, case["texts"], case["query"],
+                            prefix=case["prefix"], per_page=3)
+        py = [[p.ref, [list(c) for c in p.criteria], [[q.ref, [list(c) for c in q.criteria]] for q in p.passages]]
+              for p in pages]
+        assert py == js, case
+
+
 def search_json(capsys, site, lang: str, query: str) -> dict:
     assert main(["search", "--site", str(site), "--json", "--lang", lang, "--", query]) == 0
     return json.loads(capsys.readouterr().out)
