@@ -179,6 +179,22 @@ def peer_top_docs(corpus, queries: list[Query], base: Path) -> dict[str, dict]:
     return found
 
 
+def print_failures(corpus: str, system: str, queries: list[Query], results: list[list[list]]) -> None:
+    """The queries a system does not answer first, or whose landed passage misses: what to look at."""
+    for query, found in zip(queries, results):
+        docs, landed = [], {}
+        for doc_id, heading, text in found:
+            if doc_key(doc_id) not in landed:
+                docs.append(doc_key(doc_id))
+                landed[doc_key(doc_id)] = (heading, text)
+        first = docs[:1] == [query.doc]
+        passage = query.doc in docs[:5] and passage_matches(query, *landed[query.doc])
+        if not (first and passage):
+            rank = docs.index(query.doc) + 1 if query.doc in docs[:PAGES] else 0
+            print(f"{corpus} {system} {query.kind} rank={rank} passage={passage} {query.text!r} -> {query.doc}"
+                  f" | first: {docs[:3]} | sentence: {(query.sentence or query.heading)[:120]!r}", file=sys.stderr)
+
+
 KINDS = (("words", "2 rarest words"), ("words3", "3 rarest words"), ("heading", "heading"),
          ("typo", "2 words, one typo"))
 
@@ -207,6 +223,8 @@ def main() -> None:
     p.add_argument("--kinds", nargs="*", help="only these kinds of query (words, words3, heading, typo)")
     p.add_argument("--work", type=Path, default=WORK_DIR / "quality")
     p.add_argument("--out", type=Path, default=BENCH_DIR / "RESULTS-quality.md")
+    p.add_argument("--failures", action="store_true",
+                   help="print each query whose page is not first or whose landed passage misses, with the first pages")
     p.add_argument("--answer", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.answer:
@@ -222,7 +240,10 @@ def main() -> None:
         (base / "judged.json").write_text(json.dumps([asdict(q) for q in queries], ensure_ascii=False, indent=1))
         for name, plugin, folder in [] if args.only_peers else versions:
             build(corpus, plugin, base / folder, base / "src")
-            rows.append((corpus.name, name, scores(queries, answers(plugin, base / folder, queries))))
+            found = answers(plugin, base / folder, queries)
+            rows.append((corpus.name, name, scores(queries, found)))
+            if args.failures:
+                print_failures(corpus.name, name, queries, found)
             print(table(rows[-1:]), file=sys.stderr)
         if args.peers or args.only_peers:
             for name, top in peer_top_docs(corpus, queries, base).items():

@@ -63,6 +63,22 @@ def test_heading_words_break_a_tie_and_page_evidence_the_next():
     assert order(rank.rank(query, rows, {})) == [6, 2, 0]
 
 
+def test_refine_prefers_the_typed_form_then_the_title_then_the_heading_the_query_fits():
+    # Two pages (refs 0 and 1) hold the stems of both words once, with equal weights: only the texts differ.
+    def refined(query: str, texts: dict[int, tuple]) -> list[rank.Ranked]:
+        qw = words(query, prefix=False)
+        rows = [row(t, {0: 1.0, 1: 1.0}, {0: 1.0, 1: 1.0}) for w in qw for t in w.terms]
+        return rank.refine(rank.rank(qw, rows, {}), qw, texts, query, prefix=False, per_page=3)
+
+    forms = refined("declaration gives", {0: (["A"], "The declarations give it."), 1: (["B"], "A declaration gives it.")})
+    assert order(forms) == [1, 0] and [p.explain()["forms"] for p in forms] == [2, 0]
+    title = refined("anchors", {0: (["Other", "Anchors"], "Anchors move."), 1: (["Chunks and anchors"], "Anchors stay.")})
+    assert order(title) == [1, 0] and [p.explain()["title"] for p in title] == [1, 0]
+    fit = refined("pydantic models", {0: (["Form models", "Pydantic models for forms"], "Pydantic models."),
+                                      1: (["Types", "Pydantic models"], "Pydantic models.")})
+    assert order(fit) == [1, 0] and [p.explain()["fit"] for p in fit] == [1, 0.5]
+
+
 def random_case(rng: random.Random) -> dict:
     """Term rows of a few pages, with typo and prefix neighbours, and lunr scores."""
     vocabulary = ["alpha", "alpho", "beta", "betas", "gamma", "gam", "delta"]
@@ -115,6 +131,36 @@ def test_python_and_node_rank_random_cases_alike():
         assert py == js, case
 
 
+SAMPLE_TEXTS = ["The alpha betas declare it.", "Alphas beta: declared.", "Gamma and delta, said the gam.",
+                "请求体 与 路径参数", "请求 的 体", "Обработка запросов и запрос", "delta alpho gamma"]
+
+
+def test_python_and_node_refine_random_cases_alike():
+    # sentence, forms, title and fit come from the passages' texts and headings: both halves must agree.
+    rng = random.Random(5)
+    cases = []
+    for _ in range(120):
+        case = random_case(rng)
+        case["query"] = rng.choice([case["query"], "alpha declared", "请求体", "запросы alpha", "gamma delt"])
+        prefix = rng.random() < 0.5
+        refs = {ref for row_ in case["rows"] for flat in row_[2:5] for ref in flat[::2]}
+        texts = {ref: ([rng.choice(SAMPLE_TEXTS) for _ in range(rng.randint(1, 3))], rng.choice(SAMPLE_TEXTS))
+                 for ref in refs}
+        cases.append({**case, "prefix": prefix, "texts": texts})
+    payload = [{"query": c["query"], "prefix": c["prefix"], "rows": c["rows"],
+                "words": [_word(w) for w in words(c["query"], prefix=c["prefix"])],
+                "scores": [[ref, score] for ref, score in c["scores"].items()],
+                "texts": [[ref, list(t)] for ref, t in c["texts"].items()]} for c in cases]
+    from_node = run_node("refine-batch.mjs", {"cases": payload})
+    for case, js in zip(cases, from_node, strict=True):
+        qw = words(case["query"], prefix=case["prefix"])
+        pages = rank.refine(rank.rank(qw, case["rows"], case["scores"]), qw, case["texts"], case["query"],
+                            prefix=case["prefix"], per_page=3)
+        py = [[p.ref, [list(c) for c in p.criteria], [[q.ref, [list(c) for c in q.criteria]] for q in p.passages]]
+              for p in pages]
+        assert py == js, case
+
+
 def search_json(capsys, site, lang: str, query: str) -> dict:
     assert main(["search", "--site", str(site), "--json", "--lang", lang, "--", query]) == 0
     return json.loads(capsys.readouterr().out)
@@ -144,5 +190,24 @@ def test_results_come_grouped_by_page_with_the_rest_counted(capsys, content_buil
 def test_explain_prints_the_criteria_that_placed_each_result(capsys, content_built):
     assert main(["search", "--site", str(content_built), "--lang", "en", "--explain", "fuzzy matching"]) == 0
     out = capsys.readouterr().out
-    assert "page 1: words 2, typos 0, sentence 2, proximity 2" in out
-    assert "passage: words 2, typos 0, sentence 2, heading" in out
+    assert "page 1: words 2, typos 0, sentence 2, proximity 2, heading 2, exact 2, forms 2, title 0, fit 0.5, headline" in out
+    assert "passage: words 2, typos 0, sentence 2, heading 2, exact 2, forms 2, score" in out
+
+
+def test_search_says_did_you_mean_when_only_typos_found_pages(capsys, tmp_path):
+    # As the widget does (test_quote_widget): the fuzzy pages are not answers, their words are the suggestion.
+    content, site = tmp_path / "content", tmp_path / "site"
+    content.mkdir()
+    (content / "deploy.md").write_text("# Deploy\n\nInstall the helm chart on the cluster.\n", encoding="utf-8")
+    (content / "boats.md").write_text("# Boats\n\nShips sail past the harbour wall.\n", encoding="utf-8")
+    (content / "citesearch.yml").write_text("title: T\nlang: en\n", encoding="utf-8")
+    assert main(["build", str(content), "--out", str(site)]) == 0
+    capsys.readouterr()
+    assert main(["search", "--site", str(site), "helmm chrt"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:2] == ["The documents hold nothing that answers “helmm chrt”.", "Did you mean “helm chart”?"]
+    assert search_json(capsys, site, "en", "helmm chrt")["suggestion"] == "helm chart"
+    # A query the pages hold as typed gets no suggestion, even with one unknown word.
+    assert search_json(capsys, site, "en", "helm chrt")["suggestion"] is None
+    assert main(["search", "--site", str(site), "ships harbour"]) == 0
+    assert "Did you mean" not in capsys.readouterr().out

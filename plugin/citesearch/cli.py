@@ -228,6 +228,8 @@ def _search(args) -> int:
         print(answer.to_json())
         return EXIT_OK
     _say(answer.message, sys.stdout)
+    if answer.suggestion:  # as the widget offers it: the pages below were found through typos alone
+        _say(f"Did you mean “{answer.suggestion}”?", sys.stdout)
     for result in answer.results:  # page text: the site's author chose it, not the reader's terminal
         _say(f"\n{' › '.join(result.heading)}  [{result.url}]", sys.stdout)
         _say(quote_lines(result) if result.quote else "  (no sentence quotes the query)", sys.stdout)

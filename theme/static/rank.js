@@ -37,6 +37,7 @@ export const PAGE_CRITERIA = [
   { name: "proximity", value: (p) => p.proximity, higherFirst: true },
   { name: "heading", value: (p) => p.heading, higherFirst: true },
   { name: "exact", value: (p) => count(p.kinds, (k) => k === EXACT), higherFirst: true },
+  { name: "headline", value: (p) => p.headline, higherFirst: true },
   { name: "evidence", value: (p) => p.evidence, higherFirst: true },
 ];
 
@@ -86,12 +87,13 @@ function collect(words, rows, scores) {
       const inHeading = f < 2;
       for (let j = 0; j < flat.length; j += 2) {
         const ref = flat[j];
+        const weight = flat[j + 1];
         let passage = passages.get(ref);
         if (!passage) {
           passage = {
             ref,
             score: scores.get(ref) ?? 0,
-            words: words.map(() => ({ exact: new Set(), exactHeading: new Set(), other: null, otherHeading: false })),
+            words: words.map(() => ({ exact: new Set(), exactHeading: new Set(), headingWeight: 0.0, other: null, otherHeading: false })),
           };
           passages.set(ref, passage);
         }
@@ -99,7 +101,10 @@ function collect(words, rows, scores) {
           const found = passage.words[i];
           if (kind === EXACT) {
             found.exact.add(term);
-            if (inHeading) found.exactHeading.add(term);
+            if (inHeading) {
+              found.exactHeading.add(term);
+              found.headingWeight += weight;
+            }
           } else {
             found.other = found.other === null ? kind : Math.min(found.other, kind);
             found.otherHeading = found.otherHeading || inHeading;
@@ -152,7 +157,13 @@ export function rank(words, rows, scores) {
       const found = passage.words[i];
       if (kinds[i] !== null && (found.exactHeading.size === word.terms.length || found.otherHeading)) headingWords.add(i);
     });
-    const facts = { kinds, headingWords, heading: headingWords.size, score: passage.score };
+    // BM25 of the query's own terms in the title and heading fields alone (rank.py `heading_weight`).
+    let headline = 0.0;
+    words.forEach((word, i) => {
+      const found = passage.words[i];
+      if (found.exactHeading.size === word.terms.length) headline += found.headingWeight;
+    });
+    const facts = { kinds, headingWords, heading: headingWords.size, headline, score: passage.score };
     const page = starts[lastNotAfter(starts, ref)];
     if (!byPage.has(page)) byPage.set(page, []);
     byPage.get(page).push({ facts, ranked: ranked(PASSAGE_CRITERIA, facts, ref) });
@@ -165,6 +176,7 @@ export function rank(words, rows, scores) {
       kinds: words.map((_, i) => best(members.map((m) => m.facts.kinds[i]))),
       proximity: Math.max(...members.map((m) => count(m.facts.kinds, () => true))),
       heading: headingWords.size,
+      headline: Math.max(...members.map((m) => m.facts.headline)),
       evidence: evidence(words, pageWeights.get(page)),
     };
     pages.push(ranked(pageCriteria(words), facts, page, members.map((m) => m.ranked)));
@@ -190,32 +202,110 @@ export function sentenceWords(analyzer, words, heading, text, queryText, prefix)
   return found ? Math.max(inHeading, wordsIn(analyzer, words, found.sentence)) : inHeading;
 }
 
-const SENTENCE = { name: "sentence", value: (p) => p.sentence, higherFirst: true };
-
-function withValue(item, name, value, after, criteria) {
-  const values = [...item.criteria];
-  values.splice(values.findIndex(([n]) => n === after) + 1, 0, [name, value]);
-  const ordered = values.map(([n]) => criteria.find((c) => c.name === n));
-  const key = [...values.map(([, v], i) => (ordered[i].higherFirst ? -v : v)), item.ref];
-  return { ...item, criteria: values, key };
+// The distinct words of the query as typed (normalised, not stemmed):
+// [kind, text, still typing] (rank.py `typed_forms`).
+export function typedForms(analyzer, queryText, prefix) {
+  const text = query.capped(queryText);
+  const pieces = analyzer.pieces(text);
+  const forms = new Map();
+  pieces.forEach((piece, i) => {
+    const typing = prefix && i === pieces.length - 1 && piece.kind !== "cjk" && piece.end === text.length;
+    const key = `${piece.kind}\u0000${piece.text}`;
+    forms.set(key, [piece.kind, piece.text, (forms.get(key)?.[2] ?? false) || typing]);
+  });
+  return [...forms.values()];
 }
+
+// How many of the typed forms `text` holds as typed (rank.py `forms_in`).
+export function formsIn(analyzer, forms, text) {
+  const pieces = analyzer.pieces(text);
+  const words = new Set(pieces.filter((p) => p.kind !== "cjk").map((p) => p.text));
+  const runs = pieces.filter((p) => p.kind === "cjk").map((p) => p.text);
+  let found = 0;
+  for (const [kind, form, typing] of forms) {
+    if (kind === "cjk") found += runs.some((run) => run.includes(form)) ? 1 : 0;
+    else found += words.has(form) || (typing && [...words].some((w) => w.startsWith(form))) ? 1 : 0;
+  }
+  return found;
+}
+
+// The largest share of one heading's terms that the query words it holds
+// make up (rank.py `covered`).
+export function covered(analyzer, words, heading) {
+  let best = 0.0;
+  for (const text of heading) {
+    const terms = new Set(analyzer.analyze(text));
+    const held = new Set();
+    for (const w of words) {
+      const mine = [...terms].filter((t) => w.terms.includes(t) || w.prefixes.some((p) => t.startsWith(p)));
+      const own = mine.filter((t) => w.terms.includes(t));
+      if (mine.length && (new Set(own).size === new Set(w.terms).size || own.length < mine.length)) {
+        for (const t of mine) held.add(t);
+      }
+    }
+    if (terms.size) best = Math.max(best, held.size / terms.size);
+  }
+  return best;
+}
+
+function withValues(item, values, criteria) {
+  const known = new Map([...item.criteria, ...Object.entries(values)]);
+  const ordered = criteria.filter((c) => known.has(c.name));
+  const named = ordered.map((c) => [c.name, known.get(c.name)]);
+  const key = [...named.map(([, v], i) => (ordered[i].higherFirst ? -v : v)), item.ref];
+  return { ...item, criteria: named, key };
+}
+
+// The criteria of the second stage, in their places among the first's (rank.py).
+const SENTENCE = { name: "sentence", value: (p) => p.sentence, higherFirst: true };
+const FORMS = { name: "forms", value: (p) => p.forms, higherFirst: true };
+const TITLE = { name: "title", value: (p) => p.title, higherFirst: true };
+const FIT = { name: "fit", value: (p) => p.fit, higherFirst: true };
+
+function placed(criteria, after) {
+  const result = [];
+  for (let c of criteria) {
+    result.push(c);
+    while (after[c.name]) {
+      c = after[c.name];
+      result.push(c);
+    }
+  }
+  return result;
+}
+
+export const REFINED_PASSAGE_CRITERIA = placed(PASSAGE_CRITERIA, { typos: SENTENCE, exact: FORMS });
+const REFINED_AFTER = { typos: SENTENCE, exact: FORMS, forms: TITLE, title: FIT };
+export const REFINED_PAGE_CRITERIA = placed(PAGE_CRITERIA, REFINED_AFTER);
+const REFINED = ["sentence", "forms", "title", "fit"];
 
 // `texts`: ref -> [heading path, text] of each refined page's first
 // `perPage` passages.
 export function refine(analyzer, pages, words, texts, queryText, { prefix = true, perPage }) {
+  const forms = typedForms(analyzer, queryText, prefix);
+  // In the order that ranked the pages for this query (a long query's evidence first).
+  const pageCriteriaRefined = placed(pageCriteria(words), REFINED_AFTER);
   const refined = pages.slice(0, REFINED_PAGES).map((page) => {
+    const measured = [];
     const shown = page.passages.slice(0, perPage).map((p) => {
       const [heading, text] = texts.get(p.ref);
-      return withValue(p, "sentence", sentenceWords(analyzer, words, heading, text, queryText, prefix), "typos",
-        [...PASSAGE_CRITERIA, SENTENCE]);
+      const values = {
+        sentence: sentenceWords(analyzer, words, heading, text, queryText, prefix),
+        forms: formsIn(analyzer, forms, [...heading, text].join(" ")),
+        title: heading.length && wordsIn(analyzer, words, heading[0]) === words.length ? 1 : 0,
+        fit: covered(analyzer, words, heading),
+      };
+      measured.push(values);
+      return withValues(p, values, REFINED_PASSAGE_CRITERIA);
     });
     shown.sort((a, b) => compareKeys(a.key, b.key));
-    const best = Math.max(...shown.map((p) => p.criteria.find(([n]) => n === "sentence")[1]));
+    const best = Object.fromEntries(REFINED.map((name) => [name, Math.max(...measured.map((values) => values[name]))]));
     const withPassages = { ...page, passages: [...shown, ...page.passages.slice(perPage)] };
-    return withValue(withPassages, "sentence", best, "typos", [...PAGE_CRITERIA, WHOLE_HEADING, SENTENCE]);
+    return withValues(withPassages, best, pageCriteriaRefined);
   });
   refined.sort((a, b) => compareKeys(a.key, b.key));
-  const later = pages.slice(REFINED_PAGES).map((page) => withValue(page, "sentence", 0, "typos", [...PAGE_CRITERIA, WHOLE_HEADING, SENTENCE]));
+  const zero = Object.fromEntries(REFINED.map((name) => [name, 0]));
+  const later = pages.slice(REFINED_PAGES).map((page) => withValues(page, zero, pageCriteriaRefined));
   return [...refined, ...later];
 }
 

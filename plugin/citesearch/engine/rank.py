@@ -24,6 +24,12 @@ question) compares ``evidence``, the page BM25, first (after
 ``whole_heading``: a page whose title or headings hold every word):
 coverage over many words counts common words as much as rare ones.
 
+The first screen (``refine``) is then re-ordered with what the texts of its
+shown passages say: ``sentence`` (the query words one sentence holds),
+``forms`` (words found as the reader typed them, not only by stem) and, for
+pages, ``title`` (the page title holds every query word) and ``fit`` (the
+largest share of a title or heading the query makes up).
+
 Order of the criteria: measured with ``bench/quality.py`` (known-item
 sentence and heading queries on the shared corpora; RESULTS-quality.md).
 """
@@ -104,6 +110,10 @@ PAGE_CRITERIA = (
     Criterion("heading", lambda p: p["heading"]),
     # Words found by their own term rather than a prefix of one.
     Criterion("exact", lambda p: _count(p["kinds"], lambda k: k == EXACT)),
+    # The best passage's BM25 in its title and headings alone: a page titled
+    # or headed by the query's words before one that names them in a longer
+    # title ("请求体" before "请求体 - 多个参数"), and into the refined first screen.
+    Criterion("headline", lambda p: p["headline"]),
     # Evidence across the page's passages: BM25 with the page as the document.
     Criterion("evidence", lambda p: p["evidence"]),
 )
@@ -145,14 +155,15 @@ def collect(words: Sequence[Word], rows: Sequence[list]):
     """What every passage holding a query word holds of each word, and the page weights.
 
     Returns ``(passages, page_starts, page_weights)``: ``passages[ref]`` is
-    ``(exact, exact_heading, other, other_heading)``, dicts by word index
-    (the exact terms found, a CJK word needs all; those in the title or
-    heading fields; the best of PREFIX / TYPO; whether that was in a
-    heading); ``page_weights[page][i]`` is ``(exact weights by term, best
+    ``(exact, exact_heading, other, other_heading, heading_weights)``, by
+    word index (the exact terms found, a CJK word needs all; those in the
+    title or heading fields; the best of PREFIX / TYPO; whether that was in a
+    heading; the BM25 weights of the exact terms in the title and heading
+    fields, summed); ``page_weights[page][i]`` is ``(exact weights by term, best
     other weight)`` of word ``i`` (the words the page holds).  Only the
     words a passage or page holds have an entry: a claim of 15 words over 15,000 passages stays fast.
     """
-    passages: dict[int, tuple[dict, dict, dict, set]] = {}
+    passages: dict[int, tuple[dict, dict, dict, set, dict]] = {}
     page_weights: dict[int, list] = {}
     starts: set[int] = set()
     for row in rows:
@@ -162,16 +173,17 @@ def collect(words: Sequence[Word], rows: Sequence[list]):
             continue
         for f, flat in enumerate(per_field):
             heading = f < 2  # title or heading field
-            for ref in flat[::2]:
+            for ref, weight in zip(flat[::2], flat[1::2]):
                 passage = passages.get(ref)
                 if passage is None:
-                    passage = passages[ref] = ({}, {}, {}, set())
-                exact, exact_heading, other, other_heading = passage
+                    passage = passages[ref] = ({}, {}, {}, set(), {})
+                exact, exact_heading, other, other_heading, heading_weights = passage
                 for i, kind in kinds:
                     if kind == EXACT:
                         exact.setdefault(i, set()).add(term)
                         if heading:
                             exact_heading.setdefault(i, set()).add(term)
+                            heading_weights[i] = heading_weights.get(i, 0.0) + weight
                     else:
                         other[i] = min(other.get(i, kind), kind)
                         if heading:
@@ -213,7 +225,7 @@ def _passage_facts(sizes: list[int], passage: tuple) -> dict | None:
     """The facts of PASSAGE_CRITERIA but ``score`` (``sizes``: the number
     of terms of each query word); None for a passage that holds only a part
     of a CJK word."""
-    exact, exact_heading, other, other_heading = passage
+    exact, exact_heading, other, other_heading, heading_weights = passage
     kinds: list[int | None] = [None] * len(sizes)
     for i, value in other.items():
         kinds[i] = value
@@ -224,7 +236,11 @@ def _passage_facts(sizes: list[int], passage: tuple) -> dict | None:
         return None
     heading = {i for i in exact_heading if len(exact_heading[i]) == sizes[i] and kinds[i] is not None}
     heading.update(i for i in other_heading if kinds[i] is not None)
-    return {"kinds": kinds, "heading_words": heading, "heading": len(heading)}
+    # BM25 of the query's own terms in the title and heading fields alone:
+    # lunr's field weights favour the shorter heading that holds them.
+    headline = sum(heading_weights[i] for i in range(len(sizes))
+                   if len(exact_heading.get(i, ())) == sizes[i])
+    return {"kinds": kinds, "heading_words": heading, "heading": len(heading), "headline": headline}
 
 
 Scores = Mapping[int, float] | Callable[[list[int]], Mapping[int, float]]
@@ -257,13 +273,15 @@ def rank(words: Sequence[Word], rows: Sequence[list], scores: Scores, *,
         kinds: list[int | None] = [None] * len(words)  # the best kind of each word over the passages
         heading: set[int] = set()
         proximity = 0
+        headline = 0.0
         for _, member in members:
             for i, kind in enumerate(member["kinds"]):
                 if kind is not None and (kinds[i] is None or kind < kinds[i]):
                     kinds[i] = kind
             heading.update(member["heading_words"])
             proximity = max(proximity, len(words) - member["kinds"].count(None))
-        facts = {"kinds": kinds, "proximity": proximity, "heading": len(heading),
+            headline = max(headline, member["headline"])
+        facts = {"kinds": kinds, "proximity": proximity, "heading": len(heading), "headline": headline,
                  "evidence": evidence(words, page_weights[page])}
         values = [c.value(facts) for c in ordered]
         pages.append((_key(ordered, values, page), values, members))
@@ -309,35 +327,121 @@ def sentence_words(words: Sequence[Word], heading: Sequence[str], text: str, que
     return max(in_heading, _words_in(words, found.sentence)) if found else in_heading
 
 
-def _with(ranked: Ranked, name: str, value: int, after: str, criteria: Sequence[Criterion]) -> Ranked:
-    values = list(ranked.criteria)
-    values.insert(next(i for i, (n, _) in enumerate(values) if n == after) + 1, (name, value))
-    ordered = [next(c for c in criteria if c.name == n) for n, _ in values]
-    return Ranked(ranked.ref, tuple(values), _key(ordered, [v for _, v in values], ranked.ref), ranked.passages)
+def typed_forms(query_text: str, prefix: bool) -> list[tuple[str, str, bool]]:
+    """The distinct words of the query as typed (normalised, not stemmed):
+    ``(kind, text, still typing)``."""
+    text = query.capped(query_text)
+    pieces = analyzer.pieces(text)
+    forms = {}
+    for i, piece in enumerate(pieces):
+        typing = prefix and i == len(pieces) - 1 and piece.kind != "cjk" and piece.end == len(text)
+        forms[(piece.kind, piece.text)] = forms.get((piece.kind, piece.text), False) or typing
+    return [(kind, text, typing) for (kind, text), typing in forms.items()]
 
 
+def forms_in(forms: Sequence[tuple[str, str, bool]], text: str) -> int:
+    """How many of the typed ``forms`` ``text`` holds as typed: a word as a
+    whole word (the one being typed: a word starting with it), a CJK run
+    unbroken (its bigrams may be scattered in a passage that matches)."""
+    pieces = analyzer.pieces(text)
+    words = {p.text for p in pieces if p.kind != "cjk"}
+    runs = [p.text for p in pieces if p.kind == "cjk"]
+    found = 0
+    for kind, form, typing in forms:
+        if kind == "cjk":
+            found += any(form in run for run in runs)
+        else:
+            found += form in words or (typing and any(w.startswith(form) for w in words))
+    return found
+
+
+def covered(words: Sequence[Word], heading: Sequence[str]) -> float:
+    """The largest share of one heading's terms (the page title, a section
+    heading of the passage) that the query words it holds make up: 1 when the
+    query is that heading, in any order and form.  A word counts when the
+    heading holds all of it (a CJK word: every bigram)."""
+    best = 0.0
+    for text in heading:
+        terms = set(analyzer.analyze(text))
+        held = set()
+        for w in words:
+            mine = {t for t in terms if t in w.terms or any(t.startswith(p) for p in w.prefixes)}
+            own = set(w.terms)
+            if mine and (mine & own == own or not mine <= own):
+                held |= mine
+        if terms:
+            best = max(best, len(held) / len(terms))
+    return best
+
+
+def _with(ranked: Ranked, values: dict[str, float], criteria: Sequence[Criterion]) -> Ranked:
+    """``ranked`` with the ``values`` of criteria it was not ranked by, each
+    in its place in ``criteria``."""
+    known = {**ranked.explain(), **values}
+    ordered = [c for c in criteria if c.name in known]
+    named = tuple((c.name, known[c.name]) for c in ordered)
+    return Ranked(ranked.ref, named, _key(ordered, [v for _, v in named], ranked.ref), ranked.passages)
+
+
+# The criteria of the second stage, in their places among the first's.
 SENTENCE = Criterion("sentence", lambda p: p["sentence"])
+# Query words the passage holds as the reader typed them, not only by stem:
+# "declaration gives" finds the sentence that says it, not "declares ... give".
+FORMS = Criterion("forms", lambda p: p["forms"])
+# The page title holds every query word: the page about "anchors" (titled
+# "Chunks and anchors") before another page's section "Anchors".
+TITLE = Criterion("title", lambda p: p["title"])
+# The largest share of a heading (the page title, a heading over a shown
+# passage) that the query words make up: a query that is a title or a
+# heading finds that page before pages naming its words in a longer title or
+# heading ("请求体" before "请求体 - 多个参数"; "Pydantic models" before
+# "Query Parameters with a Pydantic Model").
+FIT = Criterion("fit", lambda p: p["fit"])
+
+
+def _placed(criteria: Sequence[Criterion], after: dict[str, Criterion]) -> tuple[Criterion, ...]:
+    placed = []
+    for c in criteria:
+        placed.append(c)
+        while c.name in after:
+            c = after[c.name]
+            placed.append(c)
+    return tuple(placed)
+
+
+REFINED_PASSAGE_CRITERIA = _placed(PASSAGE_CRITERIA, {"typos": SENTENCE, "exact": FORMS})
+_REFINED_AFTER = {"typos": SENTENCE, "exact": FORMS, "forms": TITLE, "title": FIT}
+REFINED_PAGE_CRITERIA = _placed(PAGE_CRITERIA, _REFINED_AFTER)
+REFINED = ("sentence", "forms", "title", "fit")
 
 
 def refine(pages: list[Ranked], words: Sequence[Word], texts: dict[int, tuple], query_text: str, *,
            prefix: bool = True, per_page: int) -> list[Ranked]:
-    """The first ``REFINED_PAGES`` pages re-ordered with ``sentence`` (after
-    ``typos``), from the ``(heading path, text)`` of each page's first ``per_page`` passages,
-    which are re-ordered by it too; later pages keep their order, with
-    ``sentence`` 0 (not looked at)."""
+    """The first ``REFINED_PAGES`` pages re-ordered with ``sentence``,
+    ``forms``, ``title`` and ``fit`` (``REFINED_PAGE_CRITERIA``), from the ``(heading
+    path, text)`` of each page's first ``per_page`` passages, which are
+    re-ordered by them too; a page takes the best value of its shown passages.
+    Later pages keep their order, with 0 for these criteria (not looked at)."""
+    forms = typed_forms(query_text, prefix)
+    # In the order that ranked the pages for this query (a long query's evidence first).
+    page_criteria_refined = _placed(page_criteria(words), _REFINED_AFTER)
     refined = []
     for page in pages[:REFINED_PAGES]:
-        shown = [
-            _with(p, "sentence", sentence_words(words, *texts[p.ref], query_text, prefix), "typos",
-                  (*PASSAGE_CRITERIA, SENTENCE))
-            for p in page.passages[:per_page]
-        ]
+        shown, measured = [], []
+        for p in page.passages[:per_page]:
+            heading, text = texts[p.ref]
+            values = {"sentence": sentence_words(words, heading, text, query_text, prefix),
+                      "forms": forms_in(forms, " ".join((*heading, text))),
+                      "title": int(_words_in(words, heading[0]) == len(words)) if heading else 0,
+                      "fit": covered(words, heading)}
+            measured.append(values)
+            shown.append(_with(p, values, REFINED_PASSAGE_CRITERIA))
         shown.sort(key=lambda p: p.key)
-        best = max(p.explain()["sentence"] for p in shown)
+        best = {name: max(values[name] for values in measured) for name in REFINED}
         page = Ranked(page.ref, page.criteria, page.key, (*shown, *page.passages[per_page:]))
-        refined.append(_with(page, "sentence", best, "typos", (*PAGE_CRITERIA, WHOLE_HEADING, SENTENCE)))
+        refined.append(_with(page, best, page_criteria_refined))
     refined.sort(key=lambda p: p.key)
-    later = [_with(page, "sentence", 0, "typos", (*PAGE_CRITERIA, WHOLE_HEADING, SENTENCE)) for page in pages[REFINED_PAGES:]]
+    later = [_with(page, dict.fromkeys(REFINED, 0), page_criteria_refined) for page in pages[REFINED_PAGES:]]
     return refined + later
 
 

@@ -7,7 +7,7 @@ import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from . import analyzer, contract, query, quote, rank
+from . import analyzer, contract, query, quote, rank, suggest
 from .shards import ShardedIndex, chunk_row
 from .site_files import SiteFiles, check_manifest
 from ..errors import UsageError
@@ -45,6 +45,7 @@ class Answer:
     fuzzy: bool
     results: list[Result]
     pages: int = 0  # pages found; results list the first ``limit`` of them
+    suggestion: str | None = None  # "Did you mean …?" when every page was found through typos alone
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), ensure_ascii=False, indent=2)
@@ -146,7 +147,8 @@ class SiteSearch:
         else:
             status = contract.STATUS_INSUFFICIENT
             message = f"The documents hold nothing that answers “{text.strip()}”."
-        return Answer(text, status, message, fuzzy, results, total)
+        found = suggest.suggestion(text, (self.text(r) for r in results)) if fuzzy else None
+        return Answer(text, status, message, fuzzy, results, total, found.query if found else None)
 
     def text(self, result: Result) -> str:
         """The whole chunk text of a result this search returned."""
