@@ -29,7 +29,7 @@ from ..engine import contract
 from ..errors import ContentError, Problem, UsageError
 from ..model import Chunk
 from ..pipeline.index import SearchPage, build_search_files
-from ..pipeline.lunr_index import field_counts, interned
+from ..pipeline.lunr_index import field_counts, packed
 from ..pipeline.output_folder import MARKER_NAME, check_output_folder
 from ..pipeline.parse import PARALLEL_MIN_DOCUMENTS, die_with_parent, fork_is_safe
 from ..pipeline.source_files import read_regular, shown_name
@@ -250,8 +250,9 @@ def _with_terms(chunks: tuple[Chunk, ...]) -> tuple[Chunk, ...]:
 
 
 def _received(page: SearchPage) -> SearchPage:
-    """A page from a reader: its terms shared with every other chunk's (a string object each when unpickled)."""
-    return replace(page, chunks=tuple(replace(c, terms=interned(c.terms)) if c.terms else c for c in page.chunks))
+    """A page from a reader: its terms packed as numbers of shared strings, as the build's parse results are
+    (``lunr_index.packed``; a string object each when unpickled)."""
+    return replace(page, chunks=tuple(replace(c, terms=packed(c.terms)) if c.terms else c for c in page.chunks))
 
 
 def _read(data: bytes, rel: str, options: IndexOptions, widget: WidgetTags) -> ReadPage:
