@@ -73,3 +73,18 @@ def test_node_loads_every_language_with_the_vendored_lunr(basic_built, content_b
 def test_python_and_node_agree_on_the_fastapi_corpora(capsys, fastapi_sites, lang):
     queries = VECTORS[f"fastapi-docs/{lang}"][lang]
     assert assert_halves_agree(capsys, fastapi_sites[lang], lang, queries) == len(queries)
+
+
+def test_every_file_a_build_writes_into_search_is_known_as_its_own(content_built):
+    """Stale search files are found by name (MkDocs --dirty, citesearch index re-runs): a
+    name the rule missed kept a removed page's terms (format 5's dictionary files did)."""
+    from citesearch.engine import contract
+
+    search = content_built / contract.SEARCH_DIR
+    names = [p.relative_to(search).as_posix() for p in search.rglob("*") if p.is_file()]
+    kinds = {name.split(".")[0].split("/")[0] for name in names}
+    assert {"manifest", "terms", "termlist", "dict", "chunks"} <= kinds  # every kind of file is here
+    assert [name for name in names if not contract.is_search_file(name)] == []
+    # MkDocs' own search files, left on beside ours, are never taken for ours.
+    for other in ("search_index.json", "worker.js", "lunr.js", "main.js", "terms.json"):
+        assert not contract.is_search_file(other)

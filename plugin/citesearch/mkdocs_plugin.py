@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import difflib
 import logging
-import re
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
@@ -265,11 +264,6 @@ def near_miss(meta: dict, key: str) -> str | None:
     return None
 
 
-# Every file a build writes into the search folder but the manifest has a content hash in its name:
-# terms.<lang>.<hash>.json, dict.<lang>.<hash>.json, chunks/<hash>.<n>.json.
-_HASHED_NAME = re.compile(r"\.[0-9a-f]{%d}\.json$|^[0-9a-f]{%d}(\.[0-9]+)?\.json$" % (contract.HASH_LENGTH, contract.HASH_LENGTH))
-
-
 def write_folder(folder: Path, files: dict[str, bytes]) -> None:
     """Write the search files and remove the previous build's (hashed names change).
 
@@ -279,7 +273,7 @@ def write_folder(folder: Path, files: dict[str, bytes]) -> None:
     if folder.is_dir():
         for path in sorted(folder.rglob("*.json")):
             name = path.relative_to(folder).as_posix()
-            if name not in files and _HASHED_NAME.search(path.name):
+            if name not in files and name != contract.MANIFEST_NAME and contract.is_search_file(name):
                 path.unlink()
     for name, data in files.items():
         target = folder / name

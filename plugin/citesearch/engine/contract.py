@@ -100,6 +100,7 @@ the passages inside each page, identically on both sides.
 """
 
 import json
+import re
 
 # 4: term rows end with page-level postings (ranking v2); chunk text keeps code
 # lines and table cells (markdown_ext/text.py).
@@ -216,6 +217,18 @@ def dictionary_file_name(name: str, length: int, kind: str, bucket: int) -> str:
 
 def chunk_list_name(list_hash: str) -> str:
     return f"{CHUNK_DIR}/list.{list_hash}.json"
+
+
+# Every name above but the manifest's carries a content hash, before ".json" or
+# before a dictionary file's ".<length><kind><bucket>.json".
+_HASHED_FILE = re.compile(r"(?:^|[./])[0-9a-f]{%d}\.(?:[0-9a-z]+\.)?json$" % HASH_LENGTH)
+
+
+def is_search_file(name: str) -> bool:
+    """``name`` (relative to the search folder) is one a build writes there:
+    the manifest or a content-hashed file.  A rebuild removes the ones it did
+    not write again, so an old file never keeps text of a page now gone or a draft."""
+    return name == MANIFEST_NAME or bool(_HASHED_FILE.search(name))
 
 
 

@@ -44,9 +44,6 @@ CACHE_MODULES = ("citesearch.html_site.reader", "citesearch.html_site.passages",
                  "citesearch.html_site.limits", "citesearch.html_site.cache", "citesearch.markdown_ext.chunk",
                  "citesearch.markdown_ext.text", "citesearch.model", "citesearch.widget_tags")
 PAGE_SUFFIXES = (".html", ".htm")
-# What an earlier run wrote, made anew by this one: never carried over.
-_OUR_SEARCH_FILE = re.compile(r"^(?:%s|.*\.[0-9a-f]{%d}\.json|%s/[0-9a-f]{%d}\.\d+\.json)$" % (
-    re.escape(contract.MANIFEST_NAME), contract.HASH_LENGTH, contract.CHUNK_DIR, contract.HASH_LENGTH))
 _HTML_LANG = re.compile(rb"<html\b[^>]*?\blang\s*=\s*[\"']?([A-Za-z_-]+)", re.IGNORECASE)
 
 
@@ -297,7 +294,8 @@ def _ours(rel: str) -> bool:
     if rel == MARKER_NAME or rel == f"{ASSETS_DIR}/" or rel.startswith(f"{ASSETS_DIR}/"):
         return True
     prefix = f"{contract.SEARCH_DIR}/"
-    return rel.startswith(prefix) and bool(_OUR_SEARCH_FILE.match(rel[len(prefix):]))
+    # What an earlier run wrote, made anew by this one: never carried over.
+    return rel.startswith(prefix) and contract.is_search_file(rel[len(prefix):])
 
 
 def _carry(staged: StagedSite, rel: str, path: Path, in_place: bool) -> None:
