@@ -124,8 +124,8 @@ def index_site(
                 if result.page is not None:
                     result = replace(result, page=_received(result.page))
                 if cache is not None:
-                    for packed_key, packed in read_now.packed:
-                        cache.put_packed(packed_key, packed)
+                    for row_key, row in read_now.packed:
+                        cache.put_packed(row_key, row)
             else:
                 if result.output is not None:
                     output = result.output.encode()

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 import lunr
 import orjson
 
 from ..engine import analyzer, contract
-from ..engine.shards import utf16_key, utf16_length
+from ..engine.shards import utf16_key
 from ..model import Chunk, ParsedDocument
 from .lunr_index import ChunkCounts, term_row_batches
 
@@ -63,17 +63,19 @@ class LanguageShard:
     entry: dict  # this language's entry in the manifest
 
 
-def grouped(items: Sequence, sizes: Sequence[int], target: int) -> list[range]:
-    """Consecutive ranges of ``items`` of about ``target`` bytes each (never empty)."""
-    groups, start, total = [], 0, 0
-    for i, size in enumerate(sizes):
-        total += size
+def in_groups(items: Iterable, size_of: Callable[[object], int], target: int) -> Iterator[list]:
+    """Consecutive items in lists of about ``target`` bytes each (never empty),
+    each list given as soon as it fills: a large site's rows are never all held."""
+    part: list = []
+    total = 0
+    for item in items:
+        part.append(item)
+        total += size_of(item)
         if total >= target:
-            groups.append(range(start, i + 1))
-            start, total = i + 1, 0
-    if start < len(items):
-        groups.append(range(start, len(items)))
-    return groups
+            yield part
+            part, total = [], 0
+    if part:
+        yield part
 
 
 def build_shard(lang: str, pages: Iterable[SearchPage]) -> LanguageShard:
@@ -162,37 +164,26 @@ def base64_numbers(numbers: list[int]) -> str:
     return "".join(out)
 
 
+def _row_size(row: list) -> int:
+    # About the JSON length: a term, then (gap, weight) pairs of ~4 digits.
+    return len(row[0]) + 24 + 2 * sum(len(flat) for flat in row[2:])
+
+
 def _term_files(lang: str, rows: Iterable[list], files: dict[str, bytes]) -> list[list]:
-    """Consecutive rows into files of about ``TERMS_FILE_BYTES`` (as ``grouped``),
-    written as the rows come, then listed (``_term_lists``)."""
-    listing: list[list] = []
-    part: list[list] = []
-    total = 0
-
-    def close_part() -> None:
-        name = _add(files, lambda h: contract.shard_name(contract.TERMS_KIND, lang, h), {"terms": part})
+    """Consecutive rows into files of about ``TERMS_FILE_BYTES``, written as the
+    rows come, then listed (``_term_lists``)."""
+    listing = []
+    for part in in_groups(rows, _row_size, contract.TERMS_FILE_BYTES):
+        name = _add(files, lambda h: contract.shard_name(contract.TERMS_KIND, lang, h), {"terms": [encoded(row) for row in part]})
         listing.append([part[0][0], name])
-
-    for row in rows:
-        part.append(encoded(row))
-        # About the JSON length: a term, then (gap, weight) pairs of ~4 digits.
-        total += len(row[0]) + 24 + 2 * sum(len(flat) for flat in row[2:])
-        if total >= contract.TERMS_FILE_BYTES:
-            close_part()
-            part, total = [], 0
-    if part:
-        close_part()
     return _term_lists(lang, listing, files)
 
 
 def _term_lists(lang: str, listing: list[list], files: dict[str, bytes]) -> list[list]:
     """The manifest's ``terms``: the term files' ``[first term, name]`` entries cut into lists."""
-    sizes = [len(first.encode("utf-8")) + len(name) + 8 for first, name in listing]
-    lists = []
-    for group in grouped(listing, sizes, contract.LISTING_FILE_BYTES):
-        part = [listing[i] for i in group]
-        lists.append([part[0][0], _add(files, lambda h: contract.shard_name(contract.TERM_LIST_KIND, lang, h), {"terms": part})])
-    return lists
+    size = lambda entry: len(entry[0].encode("utf-8")) + len(entry[1]) + 8  # noqa: E731
+    return [[part[0][0], _add(files, lambda h: contract.shard_name(contract.TERM_LIST_KIND, lang, h), {"terms": part})]
+            for part in in_groups(listing, size, contract.LISTING_FILE_BYTES)]
 
 
 def _dictionary_files(lang: str, terms: list[str], files: dict[str, bytes]) -> dict:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 import math
 import re
-import sys
 from array import array
 from collections import Counter, defaultdict
 from dataclasses import dataclass
