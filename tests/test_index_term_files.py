@@ -1,0 +1,86 @@
+"""The search files' term rows made whole with numpy are the rows made a number at a time.
+
+Sites of ``index.NUMPY_MIN_CHUNKS`` chunks or more weigh and encode their term
+rows with numpy (``lunr_index.weighed_batches``, ``index.encoded_batch``);
+smaller ones keep the Python path (``term_row_batches``, ``_apply_boosts``,
+``encoded``).  Both must write the very same bytes, boosts and page-level
+postings included, whatever the batches' sizes.
+"""
+
+from __future__ import annotations
+
+import numpy
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from citesearch.engine import contract
+from citesearch.model import Chunk
+from citesearch.pipeline import index, lunr_index
+from citesearch.pipeline.index import SearchPage, build_search_files
+from citesearch.pipeline.lunr_index import counted
+
+_terms = st.lists(st.sampled_from(["a", "b", "ab", "z", "é", "\uff5e", "\U0001f600", "data", "x1", "zz" * 20]), max_size=30)
+_boosts = st.sampled_from([1.0, 1.0, 2.0, 0.5, 1.7, 3.333])
+
+
+def _pages(draw_pages) -> list[SearchPage]:
+    pages = []
+    for p, (title, boost, chunks) in enumerate(draw_pages):
+        made = tuple(
+            Chunk(f"p{p}", f"c{c}", (f"t{p}", f"h{c % 2}"), f"text {c}", "en", terms=(counted(title), counted(heading), counted(body)))
+            for c, (heading, body) in enumerate(chunks)
+        )
+        pages.append(SearchPage(f"p{p}", f"p{p}.html", f"t{p}", "en", made, boost))
+    return pages
+
+
+def _both_ways(monkeypatch, pages, batch: int) -> tuple[dict, dict]:
+    monkeypatch.setattr(index, "NUMPY_MIN_CHUNKS", 10**9)
+    one_at_a_time = build_search_files(pages, "en", {"name": "test"})
+    monkeypatch.setattr(index, "NUMPY_MIN_CHUNKS", 0)
+    monkeypatch.setattr(lunr_index, "_BATCH", batch)
+    return one_at_a_time, build_search_files(pages, "en", {"name": "test"})
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(_terms, _boosts, st.lists(st.tuples(_terms, _terms), min_size=1, max_size=6)), min_size=1, max_size=8),
+       st.integers(1, 40))
+def test_term_files_made_with_numpy_are_those_made_a_number_at_a_time(drawn, batch):
+    pages = _pages(drawn)
+    assume(any(terms for page in pages for chunk in page.chunks for terms, _ in chunk.terms))
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(contract, "TERMS_FILE_BYTES", 300)  # several term files: their cuts must agree too
+        python, with_numpy = _both_ways(monkeypatch, pages, batch)
+    assert with_numpy == python
+
+
+def test_a_site_of_many_chunks_takes_the_numpy_path_with_large_numbers_and_boosts(monkeypatch):
+    """Gaps and weights of several base-64 digits, boosted pages among plain ones, term files cut the same."""
+    words = [f"w{i}" for i in range(400)]
+    pages = _pages([
+        ([words[p % 7]], [1.0, 2.5, 1.0, 0.3][p % 4],
+         [([words[(p + c) % 11]], [words[(p * c + k) % 400] for k in range(p % 9 + c)] * (1 + c % 3)) for c in range(5)])
+        for p in range(120)
+    ])
+    assert sum(len(page.chunks) for page in pages) >= index.NUMPY_MIN_CHUNKS
+    used: list[int] = []
+    real = index.encoded_batch
+    monkeypatch.setattr(index, "encoded_batch", lambda *args: used.append(1) or real(*args))
+    assert build_search_files(pages, "en", {"name": "test"}) == _both_ways(monkeypatch, pages, 1 << 16)[0]
+    assert used, "the numpy path was not taken"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 40_000_000), max_size=12), min_size=1, max_size=8))
+def test_base64_strings_are_base64_numbers_of_each_list(lists):
+    numbers = numpy.array([n for flat in lists for n in flat], dtype=numpy.int64)
+    bounds = numpy.cumsum([0, *map(len, lists)])
+    assert index.base64_strings(numbers, bounds) == [index.base64_numbers(flat) for flat in lists]
+
+
+def test_a_negative_posting_number_is_refused_by_both_encoders():
+    with pytest.raises(ValueError, match="never negative"):
+        index.base64_strings(numpy.array([3, -1], dtype=numpy.int64), numpy.array([0, 2]))
+    with pytest.raises(ValueError, match="never negative"):
+        index.base64_numbers([3, -1])
