@@ -330,7 +330,7 @@ def _weighed_ranges(documents: Sequence[FieldCounts], fields: list[_FieldPosting
     rank = numpy.empty(len(ordered), dtype=numpy.int32)
     rank[by_rank] = numpy.arange(len(ordered), dtype=numpy.int32)
     idf = idf[by_rank]  # by rank from here on
-    pages = _page_field(documents, page_starts, fields, len(term_index)) if page_starts is not None else None
+    pages = _page_field(len(documents), page_starts, fields, len(term_index)) if page_starts is not None else None
     weighed = [_Sorted(field, rank, idf, _boost(f)) for f, field in enumerate(fields)]
     if pages is not None:
         page_idf = _idf_by_term([pages], len(term_index), pages.documents)
@@ -345,8 +345,7 @@ def _weighed_ranges(documents: Sequence[FieldCounts], fields: list[_FieldPosting
         first = last
 
 
-def _page_field(documents: Sequence[FieldCounts], page_starts: Sequence[int], fields: list[_FieldPostings],
-                terms: int) -> _FieldPostings:
+def _page_field(count: int, page_starts: Sequence[int], fields: list[_FieldPostings], terms: int) -> _FieldPostings:
     """The pages as one more field: each page's term counts (``page_counts``), keyed by its first document.
 
     Summed from the fields' postings with numpy (a ``Counter`` per page took a third of the index stage):
@@ -355,18 +354,23 @@ def _page_field(documents: Sequence[FieldCounts], page_starts: Sequence[int], fi
     """
     import numpy
 
-    count = len(documents)
     first_of = numpy.zeros(count, dtype=numpy.int64)  # each document's page, by the page's first document
     first_of[list(page_starts)] = numpy.diff(numpy.concatenate(([0], page_starts)))
     first_of = numpy.cumsum(first_of)
+    # Whether a document's distinct heading terms are new on its page, told by their numbers in the
+    # heading field's postings (the documents are not analysed or unpacked again).
     starts = set(page_starts)
     new_heading = numpy.zeros(count, dtype=bool)
-    seen: set[tuple[str, ...]] = set()
-    for i, (_, heading, _) in enumerate(documents):
+    heading_ids = bytes(fields[1].ids)
+    size = fields[1].ids.itemsize
+    bounds = (numpy.searchsorted(numpy.frombuffer(fields[1].refs, dtype=numpy.intc), numpy.arange(count + 1)) * size).tolist()
+    seen: set[bytes] = set()
+    for i in range(count):
         if i in starts:
             seen = set()
-        if heading[0] not in seen:
-            seen.add(heading[0])
+        heading = heading_ids[bounds[i]:bounds[i + 1]]
+        if heading not in seen:
+            seen.add(heading)
             new_heading[i] = True
     first_document = numpy.zeros(count, dtype=bool)
     first_document[list(page_starts)] = True  # the title: the first document's, once
