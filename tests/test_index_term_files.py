@@ -4,7 +4,7 @@ Sites of ``index.NUMPY_MIN_CHUNKS`` chunks or more weigh and encode their term
 rows with numpy (``lunr_index.weighed_batches``, ``index.encoded_batch``);
 smaller ones keep the Python path (``term_row_batches``, ``_apply_boosts``,
 ``encoded``).  Both must write the very same bytes, boosts and page-level
-postings included, whatever the batches' sizes.
+postings included, whatever the sizes of the batches and of the blocks of pages.
 """
 
 from __future__ import annotations
@@ -45,12 +45,13 @@ def _both_ways(monkeypatch, pages, batch: int) -> tuple[dict, dict]:
 
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.tuples(_terms, _boosts, st.lists(st.tuples(_terms, _terms), min_size=1, max_size=6)), min_size=1, max_size=8),
-       st.integers(1, 40))
-def test_term_files_made_with_numpy_are_those_made_a_number_at_a_time(drawn, batch):
+       st.integers(1, 40), st.integers(1, 60))
+def test_term_files_made_with_numpy_are_those_made_a_number_at_a_time(drawn, batch, block):
     pages = _pages(drawn)
     assume(any(terms for page in pages for chunk in page.chunks for terms, _ in chunk.terms))
     with pytest.MonkeyPatch.context() as monkeypatch:
         monkeypatch.setattr(contract, "TERMS_FILE_BYTES", 300)  # several term files: their cuts must agree too
+        monkeypatch.setattr(lunr_index, "_PAGE_BLOCK_POSTINGS", block)  # page-level counts summed in blocks of pages
         python, with_numpy = _both_ways(monkeypatch, pages, batch)
     assert with_numpy == python
 

@@ -374,21 +374,43 @@ def _page_field(count: int, page_starts: Sequence[int], fields: list[_FieldPosti
             new_heading[i] = True
     first_document = numpy.zeros(count, dtype=bool)
     first_document[list(page_starts)] = True  # the title: the first document's, once
-    keys, counts = [], []
-    for field, chosen in zip(fields, (first_document, new_heading, numpy.ones(count, dtype=bool))):
-        refs = numpy.frombuffer(field.refs, dtype=numpy.intc)
-        kept = chosen[refs]
-        keys.append(first_of[refs[kept]] * terms + numpy.frombuffer(field.ids, dtype=numpy.intc)[kept])
-        counts.append(numpy.frombuffer(field.counts, dtype=numpy.intc)[kept])
-    unique, where = numpy.unique(numpy.concatenate(keys), return_inverse=True)
-    summed = numpy.bincount(where, weights=numpy.concatenate(counts), minlength=len(unique)).astype(numpy.int64)
+    chosen = (first_document, new_heading, numpy.ones(count, dtype=bool))
+    refs_of = [numpy.frombuffer(field.refs, dtype=numpy.intc) for field in fields]  # ascending: documents came in order
     pages = _FieldPostings(count)
-    pages.ids.frombytes((unique % terms).astype(numpy.intc).tobytes())
-    pages.refs.frombytes((unique // terms).astype(numpy.intc).tobytes())
-    pages.counts.frombytes(summed.astype(numpy.intc).tobytes())
-    pages.lengths = array("q", numpy.bincount(unique // terms, weights=summed, minlength=count).astype(numpy.int64).tolist())
+    lengths = numpy.zeros(count, dtype=numpy.int64)
+    for lo, hi in _page_blocks(page_starts, refs_of[2], count):  # a block of pages at a time: bounded memory
+        keys, counts = [], []
+        for field, refs, kept in zip(fields, refs_of, chosen):
+            start, end = numpy.searchsorted(refs, [lo, hi]).tolist()
+            block = refs[start:end]
+            keep = kept[block]
+            keys.append(first_of[block[keep]] * terms + numpy.frombuffer(field.ids, dtype=numpy.intc)[start:end][keep])
+            counts.append(numpy.frombuffer(field.counts, dtype=numpy.intc)[start:end][keep])
+        unique, where = numpy.unique(numpy.concatenate(keys), return_inverse=True)
+        summed = numpy.bincount(where, weights=numpy.concatenate(counts), minlength=len(unique)).astype(numpy.int64)
+        firsts = unique // terms
+        pages.ids.frombytes((unique % terms).astype(numpy.intc).tobytes())
+        pages.refs.frombytes(firsts.astype(numpy.intc).tobytes())
+        pages.counts.frombytes(summed.astype(numpy.intc).tobytes())
+        lengths[lo:hi] = numpy.bincount(firsts - lo, weights=summed, minlength=hi - lo)
+    pages.lengths = array("q", lengths.tolist())
     pages.documents = len(page_starts)
     return pages
+
+
+_PAGE_BLOCK_POSTINGS = 1 << 17  # ~5 MB of keys per block
+
+
+def _page_blocks(page_starts: Sequence[int], body_refs, count: int) -> Iterator[tuple[int, int]]:
+    """Documents [lo, hi) of consecutive whole pages holding about ``_PAGE_BLOCK_POSTINGS`` body postings."""
+    import numpy
+
+    lo, at = 0, 0
+    for start, postings in zip(page_starts, numpy.searchsorted(body_refs, page_starts).tolist()):
+        if postings - at >= _PAGE_BLOCK_POSTINGS:
+            yield lo, start
+            lo, at = start, postings
+    yield lo, count
 
 
 def in_utf16_order(terms: Iterable[str]) -> list[str]:
