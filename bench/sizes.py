@@ -54,7 +54,7 @@ def kind_of(url_path: str) -> str:
     return next((kind for kind, pattern in KINDS if re.search(pattern, url_path)), "other")
 
 
-def cold_breakdown(site: Path, query: str) -> None:
+def cold_breakdown(site: Path, query: str, opened: str = "index.html") -> None:
     """Print the gzip-equivalent bytes of each request before the first result, and the sum per kind."""
     from playwright.sync_api import sync_playwright
 
@@ -62,7 +62,7 @@ def cold_breakdown(site: Path, query: str) -> None:
     from server import SiteServer
     from systems import CITESEARCH_BROWSER, System
 
-    system = System("citesearch", site=site, cwd=site.parent, steps=[], browser=CITESEARCH_BROWSER,
+    system = System("citesearch", site=site, cwd=site.parent, steps=[], browser=CITESEARCH_BROWSER, page=opened,
                     search_paths=r"^/(search/|assets/.*\.js$|assets/search\.css$)")  # as large_site.py
     with sync_playwright() as playwright, SiteServer(site) as server:
         chromium = launch(playwright)
@@ -91,10 +91,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("site", type=Path, help="a built citesearch site")
     parser.add_argument("--cold", metavar="QUERY", default="request server", help="the query typed (default: %(default)s)")
+    parser.add_argument("--page", default="index.html", help="the page opened, relative to the site (default: %(default)s)")
     args = parser.parse_args(argv)
     search = measure(args.site, ["search/**/*"])
     print(f"search files: {search.files}, {search.raw / 2**20:.1f} MB raw, {search.gzip / 2**20:.1f} MB gz")
-    cold_breakdown(args.site.resolve(), args.cold)
+    cold_breakdown(args.site.resolve(), args.cold, args.page)
     return 0
 
 
