@@ -29,7 +29,7 @@ has ten times more lists and dictionary files, each of them no larger.  Manifest
     {"documents": 12, "chunks_count": 80,
      "terms":      [["first term", "termlist.en.<hash>.json"], ...],  # UTF-16 order
      "dictionary": {"name": "dict.en.<hash>", "buckets": [[3, 1], [4, 2], ...]},
-     "chunks":     {"per_file": 4, "files_per_group": 24, "groups_per_list": 64,
+     "chunks":     {"per_file": 4, "files_per_group": 96, "groups_per_list": 16,
                     "lists": ["<hash>", ...]}}
 
 ``termlist.<lang>.json`` is ``{"terms": [["first term", "terms.en.<hash>.json"], ...]}``;
@@ -167,19 +167,21 @@ TERMS_FILE_BYTES = 16_000
 # were 13.9 KB gz at 4,000 bytes, 5.1 KB at 1,000 (1,354 files instead of 348).
 DICTIONARY_FILE_BYTES = 1_000
 # Chunks per chunk file (a chunk's text is ~400 bytes: a file is ~2 KB) and
-# chunk files per content hash in the manifest (rust-rfcs: ~190 hashes).
+# chunk files per content hash (384 refs, ~40 pages: an edit renames the 96
+# files of its group; rust-rfcs: ~50 hashes).
 CHUNKS_PER_FILE = 4
-CHUNK_FILES_PER_GROUP = 24
+CHUNK_FILES_PER_GROUP = 96
 
 # A list of files (term list, dictionary list) of about this many bytes: each
 # entry is ~45 bytes, so ~180 files per list (~4 KB gzipped).  A 100,000-page
 # site has ~10,000 term files: ~60 lists in the manifest.
 LISTING_FILE_BYTES = 8_000
 # Chunk group hashes per chunk list (17 bytes each, hex that hardly compresses:
-# ~1.1 KB, ~0.7 KB gzipped).  A first screen of results is spread over a few
-# lists (3 on 10,000 generated pages: 8.4 KB gz with 256 a list); a 100,000-page
-# site has ~240 lists, 4 KB in the manifest.
-CHUNK_GROUPS_PER_LIST = 64
+# ~0.3 KB, ~0.2 KB gzipped).  A list names the files of 6,144 refs; a first
+# screen of results is spread over ~10 lists whatever the site's size (8 of 15
+# on 10,000 generated pages), so a list holds few hashes: 64 hashes of groups
+# a quarter this size read ~8 KB gz there.  100,000 pages: ~150 lists, ~3 KB in the manifest.
+CHUNK_GROUPS_PER_LIST = 16
 
 # The digits of the postings strings (base 64, URL- and JSON-safe).
 POSTING_DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
