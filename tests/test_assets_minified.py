@@ -41,7 +41,7 @@ def test_the_same_sources_ship_the_same_bytes():
     assert {n: one.read(n) for n in one.files} == {n: two.read(n) for n in two.files}
 
 
-def test_a_source_edit_changes_the_version_even_when_only_a_comment_changes_nothing_shipped(tmp_path: Path):
+def test_the_version_follows_what_ships_not_the_comments(tmp_path: Path):
     theme = tmp_path / "theme"
     shutil.copytree(theme_dir(), theme)
     before = widget_assets(theme)
