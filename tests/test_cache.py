@@ -183,12 +183,12 @@ def test_a_theme_or_css_edit_reparses_no_document(content, tmp_path):
     site = tmp_path / "site"
     build(content, site, theme=theme)
     css = theme / "static" / "site.css"
-    css.write_text(css.read_text(encoding="utf-8") + "\n/* a new rule */\n", encoding="utf-8")
+    css.write_text(css.read_text(encoding="utf-8") + "\n.a-new-rule { color: red }\n", encoding="utf-8")
     template = theme / "templates" / "base.html"
     template.write_text(template.read_text(encoding="utf-8") + "<!-- a new comment -->\n", encoding="utf-8")
     result = build(content, site, theme=theme)
     assert (result.changes.unchanged, result.changes.parsed) == (DOCUMENTS, 0)
-    assert "a new rule" in (site / "assets" / "site.css").read_text(encoding="utf-8")
+    assert ".a-new-rule{color:red}" in (site / "assets" / "site.css").read_text(encoding="utf-8")
     assert "a new comment" in (site / "guide" / "usage.html").read_text(encoding="utf-8")
 
 

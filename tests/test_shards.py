@@ -50,7 +50,8 @@ def _two_indexes(content: Path, out: Path, tiny: bool = True) -> TwoIndexes:
     with pytest.MonkeyPatch.context() as patch:
         # Tiny files, so that prefixes and fuzzy neighbours span many of them.
         for name, size in (("TERMS_FILE_BYTES", 300), ("DICTIONARY_FILE_BYTES", 200), ("LISTING_FILE_BYTES", 100),
-                           ("CHUNKS_PER_FILE", 2), ("CHUNK_FILES_PER_GROUP", 2), ("CHUNK_GROUPS_PER_LIST", 1)) if tiny else ():
+                           ("CHUNKS_PER_FILE", 2), ("CHUNK_FILES_PER_GROUP", 2), ("CHUNK_GROUPS_PER_LIST", 1),
+                           ("POSTING_TABLE_MIN", 2), ("POSTING_TABLE_SAVING", -1)) if tiny else ():
             patch.setattr(contract, name, size)
         files = build_search_files(pages, "en", {"name": "test"})
     for name, data in files.items():
@@ -60,6 +61,9 @@ def _two_indexes(content: Path, out: Path, tiny: bool = True) -> TwoIndexes:
     entry = manifest["languages"]["en"]
     read = lambda name: json.loads(files[f"search/{name}"])  # noqa: E731
     assert len(shards.term_files(entry, read)) > 5
+    lists = [text for _, name in shards.term_files(entry, read) for row in read(name)["terms"] for text in row[2:]]
+    assert any(text.startswith(contract.POSTING_TABLE_MARK) for text in lists)  # both kinds of postings strings
+    assert any(text and not text.startswith(contract.POSTING_TABLE_MARK) for text in lists)
     if tiny:  # every level of the layout holds several files
         assert len(entry["terms"]) > 2 and len(entry["chunks"]["lists"]) > 1
     full, terms = {}, {}
@@ -368,3 +372,38 @@ def test_postings_strings_give_back_the_refs_and_weights(pairs, start):
     written = index_module.encoded(row)
     assert all(set(text) <= set(contract.POSTING_DIGITS) for text in written[2:])
     assert shards.decoded(json.loads(json.dumps(written))) == row
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 40), st.sampled_from([1021, 734, 912, 5, 0, 10**6, 1377])), min_size=1, max_size=300),
+       st.lists(st.integers(0, 10**7), max_size=30), st.integers(0, 10**6), st.integers(1, 4))
+def test_weight_tables_give_back_the_same_refs_and_weights(common, rare, start, table_min):
+    """A long list of a few weights repeated is written with a table of its weights;
+    it reads back exactly the row it would without one."""
+    row, written = _row_and_written(common, rare, start, table_min)
+    if len(common) >= 20 and not rare:
+        assert written[2].startswith(contract.POSTING_TABLE_MARK)
+    assert shards.decoded(written) == row
+
+
+def _row_and_written(common, rare, start, table_min) -> tuple[list, list]:
+    pairs = [*common, *((gap, milli) for gap, milli in zip(range(1, 100), rare))]
+    refs = list(itertools.accumulate([start, *(gap for gap, _ in pairs[1:])]))
+    flat = [x for ref, (_, milli) in zip(refs, pairs) for x in (ref, json.loads(f"{milli // 1000}.{milli % 1000:03}"))]
+    row = ["term", 3, flat, flat[:4], [], flat[-6:]]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(contract, "POSTING_TABLE_MIN", table_min)
+        return row, json.loads(json.dumps(index_module.encoded(row)))
+
+
+def test_shards_js_reads_postings_strings_as_python_does():
+    rng = random.Random(6)
+    cases = []
+    for _ in range(200):
+        weights = [rng.choice([0, 5, 734, 912, 1021, 1377, 10**6]) for _ in range(3)]
+        common = [(rng.randint(1, 40), rng.choice(weights)) for _ in range(rng.randint(1, 300))]
+        rare = [rng.randint(0, 10**7) for _ in range(rng.choice([0, 0, 5, 60]))]
+        cases.append(_row_and_written(common, rare, rng.randint(0, 10**6), rng.randint(1, 4)))
+    assert sum(written[2].startswith(contract.POSTING_TABLE_MARK) for _, written in cases) > 50
+    assert sum(not written[2].startswith(contract.POSTING_TABLE_MARK) for _, written in cases) > 20
+    assert run_node("decode-batch.mjs", [written for _, written in cases]) == [row for row, _ in cases]

@@ -3,7 +3,7 @@
 // one (the layout and the reason are in plugin/citesearch/engine/contract.py).
 // Mirrors plugin/citesearch/engine/shards.py.
 
-import { CHUNK_DIR, DICTIONARY_BY_END, DICTIONARY_BY_START, PAGE_SUFFIX, POSTING_DIGITS } from "./contract.js";
+import { CHUNK_DIR, DICTIONARY_BY_END, DICTIONARY_BY_START, PAGE_SUFFIX, POSTING_DIGITS, POSTING_TABLE_MARK } from "./contract.js";
 
 // Levenshtein distance with adjacent transpositions <= 1: every term lunr's
 // fuzzy match (edit distance 1) can reach. Lengths in UTF-16 units, as lunr.js.
@@ -78,33 +78,44 @@ export function dictionaryFiles(dictionary, term) {
 // The value of each postings digit, by UTF-16 code (contract.POSTING_DIGITS).
 const DIGIT_VALUES = new Map([...POSTING_DIGITS].map((digit, value) => [digit.charCodeAt(0), value]));
 
+// The whole numbers of a postings string (contract.POSTING_DIGITS), from `start`.
+function base64Numbers(text, start) {
+  const numbers = [];
+  let number = 0;
+  let scale = 1;
+  for (let i = start; i < text.length; i++) {
+    const value = DIGIT_VALUES.get(text.charCodeAt(i));
+    number += (value & 31) * scale;
+    if (value & 32) {
+      scale *= 32;
+      continue;
+    }
+    numbers.push(number);
+    number = 0;
+    scale = 1;
+  }
+  return numbers;
+}
+
 // A term row as read (decoded in engine/shards.py): each postings string's
 // base-64 numbers, refs from their gaps, weights from thousandths (n / 1000
-// is the float the decimal parses to).
+// is the float the decimal parses to), or from the list's table of weights
+// when the string starts with POSTING_TABLE_MARK.
 export function decodeRow([term, termIndex, ...lists]) {
   return [
     term,
     termIndex,
     ...lists.map((text) => {
-      const flat = [];
-      let number = 0;
-      let scale = 1;
+      const tabled = text.startsWith(POSTING_TABLE_MARK);
+      const numbers = base64Numbers(text, tabled ? POSTING_TABLE_MARK.length : 0);
+      const size = tabled ? numbers[0] : 0;
+      const table = tabled ? numbers.slice(1, size + 1) : null;
+      const flat = tabled ? numbers.slice(size + 1) : numbers;
       let ref = 0;
-      for (let i = 0; i < text.length; i++) {
-        const value = DIGIT_VALUES.get(text.charCodeAt(i));
-        number += (value & 31) * scale;
-        if (value & 32) {
-          scale *= 32;
-          continue;
-        }
-        if (flat.length % 2 === 0) {
-          ref += number;
-          flat.push(ref);
-        } else {
-          flat.push(number / 1000);
-        }
-        number = 0;
-        scale = 1;
+      for (let i = 0; i < flat.length; i += 2) {
+        ref += flat[i];
+        flat[i] = ref;
+        flat[i + 1] = (tabled ? table[flat[i + 1]] : flat[i + 1]) / 1000;
       }
       return flat;
     }),

@@ -29,7 +29,7 @@ has ten times more lists and dictionary files, each of them no larger.  Manifest
     {"documents": 12, "chunks_count": 80,
      "terms":      [["first term", "termlist.en.<hash>.json"], ...],  # UTF-16 order
      "dictionary": {"name": "dict.en.<hash>", "buckets": [[3, 1], [4, 2], ...]},
-     "chunks":     {"per_file": 4, "files_per_group": 24, "groups_per_list": 64,
+     "chunks":     {"per_file": 4, "files_per_group": 96, "groups_per_list": 16,
                     "lists": ["<hash>", ...]}}
 
 ``termlist.<lang>.json`` is ``{"terms": [["first term", "terms.en.<hash>.json"], ...]}``;
@@ -47,7 +47,11 @@ decimals) in thousandths, each number in base-64 digits of ``POSTING_DIGITS``,
 5 bits a digit, lowest first, a digit plus 32 when more digits follow
 (``pipeline.index.encoded``, ``shards.decoded``): a third of the bytes of
 the same list as JSON numbers, and ``n / 1000`` is the float the decimal
-weight itself parses to, so both halves score as before.  Decoded::
+weight itself parses to, so both halves score as before.  A long list may
+instead start with ``POSTING_TABLE_MARK``: then its numbers are ``n``, a
+table of ``n`` weights in thousandths (most frequent first), then ref gaps
+each followed by its weight's position in the table; a frequent term's
+weights are a few hundred values repeated thousands of times.  Decoded::
 
     ["term", term_index, [ref, weight, ...], ...one list per field, [page, page_weight, ...]]
 
@@ -107,7 +111,9 @@ import re
 # 5: the manifest names lists of term, dictionary and chunk files, not the
 # files: its size no longer grows with the site; the dictionary is cut by
 # word start and end; postings are base-64 strings (issue 19: cold and site bytes).
-FORMAT_VERSION = 5
+# 6: a long postings list may give its weights through a table of its distinct
+# weights (POSTING_TABLE_MARK): the frequent terms a cold search reads (issue 19).
+FORMAT_VERSION = 6
 
 SEARCH_DIR = "search"
 MANIFEST_NAME = "manifest.json"
@@ -155,25 +161,39 @@ MAX_WORD_LENGTH = 64
 # names term lists, not term files (format 5), so smaller files cost a
 # longer term list, not a longer manifest.
 TERMS_FILE_BYTES = 16_000
-# A dictionary file (terms of one length by start or end): ~2 KB gzipped.
-DICTIONARY_FILE_BYTES = 4_000
+# A dictionary file (terms of one length by start or end): ~0.4 KB gzipped.
+# Every word of a query reads six of them (its typo neighbours), so their size
+# is paid on every cold search: 12 files for 2 words on 10,000 generated pages
+# were 13.9 KB gz at 4,000 bytes, 5.1 KB at 1,000 (1,354 files instead of 348).
+DICTIONARY_FILE_BYTES = 1_000
 # Chunks per chunk file (a chunk's text is ~400 bytes: a file is ~2 KB) and
-# chunk files per content hash in the manifest (rust-rfcs: ~190 hashes).
+# chunk files per content hash (384 refs, ~40 pages: an edit renames the 96
+# files of its group; rust-rfcs: ~50 hashes).
 CHUNKS_PER_FILE = 4
-CHUNK_FILES_PER_GROUP = 24
+CHUNK_FILES_PER_GROUP = 96
 
 # A list of files (term list, dictionary list) of about this many bytes: each
 # entry is ~45 bytes, so ~180 files per list (~4 KB gzipped).  A 100,000-page
 # site has ~10,000 term files: ~60 lists in the manifest.
 LISTING_FILE_BYTES = 8_000
 # Chunk group hashes per chunk list (17 bytes each, hex that hardly compresses:
-# ~1.1 KB, ~0.7 KB gzipped).  A first screen of results is spread over a few
-# lists (3 on 10,000 generated pages: 8.4 KB gz with 256 a list); a 100,000-page
-# site has ~240 lists, 4 KB in the manifest.
-CHUNK_GROUPS_PER_LIST = 64
+# ~0.3 KB, ~0.2 KB gzipped).  A list names the files of 6,144 refs; a first
+# screen of results is spread over ~10 lists whatever the site's size (8 of 15
+# on 10,000 generated pages), so a list holds few hashes: 64 hashes of groups
+# a quarter this size read ~8 KB gz there.  100,000 pages: ~150 lists, ~3 KB in the manifest.
+CHUNK_GROUPS_PER_LIST = 16
 
 # The digits of the postings strings (base 64, URL- and JSON-safe).
 POSTING_DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+# A postings string starting with this mark gives its weights as positions in
+# a table of the list's distinct weights, most frequent first (format 6).
+POSTING_TABLE_MARK = "~"
+# Lists of fewer postings are never written with a table; longer ones when it
+# makes the string at least POSTING_TABLE_SAVING shorter.  A frequent term's
+# body list holds ~11,000 postings and ~340 distinct weights (10,000
+# generated pages): 12% fewer gzipped bytes; short lists gain nothing.
+POSTING_TABLE_MIN = 128
+POSTING_TABLE_SAVING = 0.1
 
 TERMS_KIND = "terms"
 TERM_LIST_KIND = "termlist"

@@ -102,10 +102,15 @@ def base64_numbers(text: str) -> list[int]:
 
 def decoded(row: list) -> list:
     """A term row as read (``pipeline.index.encoded`` undone): refs from their
-    gaps, weights from thousandths."""
+    gaps, weights from thousandths or from the list's weight table."""
     lists = []
     for text in row[2:]:
-        flat = base64_numbers(text)
+        if text.startswith(contract.POSTING_TABLE_MARK):
+            numbers = base64_numbers(text[1:])
+            table, flat = numbers[1 : numbers[0] + 1], numbers[numbers[0] + 1 :]
+            flat[1::2] = [table[position] for position in flat[1::2]]
+        else:
+            flat = base64_numbers(text)
         flat[0::2] = accumulate(flat[0::2])
         flat[1::2] = [weight / 1000 for weight in flat[1::2]]
         lists.append(flat)

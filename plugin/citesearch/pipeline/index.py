@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Sequence
 
@@ -155,8 +156,21 @@ def encoded(row: list) -> list:
         numbers, previous = [0] * len(flat), 0
         for i in range(0, len(flat), 2):
             numbers[i], numbers[i + 1], previous = flat[i] - previous, round(flat[i + 1] * 1000), flat[i]
-        lists.append(base64_numbers(numbers))
+        plain = base64_numbers(numbers)
+        lists.append(_with_weight_table(numbers, plain) if len(flat) >= 2 * contract.POSTING_TABLE_MIN else plain)
     return [row[0], row[1], *lists]
+
+
+def _with_weight_table(numbers: list[int], plain: str) -> str:
+    """The list with its weights as positions in a table of its distinct
+    weights, most frequent first, when that is shorter enough than ``plain``."""
+    counts = Counter(numbers[1::2])
+    table = sorted(counts, key=lambda weight: (-counts[weight], weight))
+    position = {weight: i for i, weight in enumerate(table)}
+    tabled = numbers.copy()
+    tabled[1::2] = [position[weight] for weight in numbers[1::2]]
+    text = contract.POSTING_TABLE_MARK + base64_numbers([len(table), *table, *tabled])
+    return text if len(text) <= (1 - contract.POSTING_TABLE_SAVING) * len(plain) else plain
 
 
 def base64_numbers(numbers: list[int]) -> str:

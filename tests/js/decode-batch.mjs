@@ -1,0 +1,11 @@
+// Usage: node decode-batch.mjs < [row, ...]
+// Prints each term row as the shipped shards.js decodes it: the Node half of
+// the postings strings test (tests/test_shards.py).
+import { asset } from "./assets.mjs";
+
+const { decodeRow } = await import(asset("shards.js"));
+
+let input = "";
+process.stdin.setEncoding("utf8");
+for await (const chunk of process.stdin) input += chunk;
+process.stdout.write(JSON.stringify(JSON.parse(input).map(decodeRow)));
