@@ -45,13 +45,14 @@ def _both_ways(monkeypatch, pages, batch: int) -> tuple[dict, dict]:
 
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.tuples(_terms, _boosts, st.lists(st.tuples(_terms, _terms), min_size=1, max_size=6)), min_size=1, max_size=8),
-       st.integers(1, 40), st.integers(1, 60))
-def test_term_files_made_with_numpy_are_those_made_a_number_at_a_time(drawn, batch, block):
+       st.integers(1, 40), st.integers(1, 60), st.integers(1, 6))
+def test_term_files_made_with_numpy_are_those_made_a_number_at_a_time(drawn, batch, block, table_min):
     pages = _pages(drawn)
     assume(any(terms for page in pages for chunk in page.chunks for terms, _ in chunk.terms))
     with pytest.MonkeyPatch.context() as monkeypatch:
         monkeypatch.setattr(contract, "TERMS_FILE_BYTES", 300)  # several term files: their cuts must agree too
         monkeypatch.setattr(lunr_index, "_PAGE_BLOCK_POSTINGS", block)  # page-level counts summed in blocks of pages
+        monkeypatch.setattr(contract, "POSTING_TABLE_MIN", table_min)  # format 6's weight tables on short lists too
         python, with_numpy = _both_ways(monkeypatch, pages, batch)
     assert with_numpy == python
 

@@ -381,7 +381,9 @@ def test_weight_tables_give_back_the_same_refs_and_weights(common, rare, start, 
     """A long list of a few weights repeated is written with a table of its weights;
     it reads back exactly the row it would without one."""
     row, written = _row_and_written(common, rare, start, table_min)
-    if len(common) >= 20 and not rare:
+    # Weights of 2+ digits written as 1-digit positions save ~25% a posting: from
+    # 40 postings on that outweighs the table (<= 22 characters), whatever the gaps.
+    if len(common) >= 40 and not rare and all(milli >= 32 * 16 for _, milli in common):
         assert written[2].startswith(contract.POSTING_TABLE_MARK)
     assert shards.decoded(written) == row
 

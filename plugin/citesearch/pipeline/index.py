@@ -211,7 +211,11 @@ def encoded_batch(weighed: Weighed, boosts=None) -> Iterator[tuple[list, int]]:
         numbers = numpy.empty(2 * len(refs), dtype=numpy.int64)
         numbers[0::2] = gaps
         numbers[1::2] = numpy.rint(weights * 1000)  # exact: weights are rounded to 3 decimals
-        by_field.append(base64_strings(numbers, bounds * 2))
+        strings = base64_strings(numbers, bounds * 2)
+        for k in numpy.flatnonzero(numpy.diff(bounds) >= contract.POSTING_TABLE_MIN).tolist():
+            listed = numbers[2 * bounds[k]:2 * bounds[k + 1]].tolist()
+            strings[k] = _with_weight_table(listed, strings[k])  # format 6, as ``encoded``
+        by_field.append(strings)
         sizes += 4 * numpy.diff(bounds)
     for k, term in enumerate(weighed.terms):
         yield [term, weighed.term_index[term], *(strings[k] for strings in by_field)], len(term) + 24 + int(sizes[k])
