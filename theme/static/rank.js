@@ -71,7 +71,7 @@ const best = (kinds) => {
 };
 
 // The evidence of every passage holding a query word, and the page weights.
-function collect(words, rows, scores) {
+function collect(words, rows) {
   const passages = new Map();
   const pageWeights = new Map();
   const starts = new Set();
@@ -92,7 +92,6 @@ function collect(words, rows, scores) {
         if (!passage) {
           passage = {
             ref,
-            score: scores.get(ref) ?? 0,
             words: words.map(() => ({ exact: new Set(), exactHeading: new Set(), headingWeight: 0.0, other: null, otherHeading: false })),
           };
           passages.set(ref, passage);
@@ -142,8 +141,14 @@ export function evidence(words, weights) {
 }
 
 // Pages best first, each {ref, criteria: [[name, value]], key, passages}.
-export function rank(words, rows, scores) {
-  const { passages, starts, pageWeights } = collect(words, rows, scores);
+// `scores`: lunr's score of each passage (a Map), or a function giving them
+// for a list of refs (rank.py `rank`). No page criterion reads a score, so
+// with `scoredPages` the function is asked only for the passages of the
+// first `scoredPages` pages, and later pages list their passages in ref
+// order without criteria: the pages a reader is shown are the same, and a
+// keystroke is not slowed by ordering passages no one sees.
+export function rank(words, rows, scores, { scoredPages = Infinity } = {}) {
+  const { passages, starts, pageWeights } = collect(words, rows);
   const byPage = new Map();
   for (const ref of [...passages.keys()].sort((a, b) => a - b)) {
     const passage = passages.get(ref);
@@ -163,14 +168,14 @@ export function rank(words, rows, scores) {
       const found = passage.words[i];
       if (found.exactHeading.size === word.terms.length) headline += found.headingWeight;
     });
-    const facts = { kinds, headingWords, heading: headingWords.size, headline, score: passage.score };
+    const facts = { kinds, headingWords, heading: headingWords.size, headline };
     const page = starts[lastNotAfter(starts, ref)];
     if (!byPage.has(page)) byPage.set(page, []);
-    byPage.get(page).push({ facts, ranked: ranked(PASSAGE_CRITERIA, facts, ref) });
+    byPage.get(page).push({ ref, facts });
   }
   const pages = [];
+  const criteria = pageCriteria(words);
   for (const [page, members] of byPage) {
-    members.sort((a, b) => compareKeys(a.ranked.key, b.ranked.key));
     const headingWords = new Set(members.flatMap((m) => [...m.facts.headingWords]));
     const facts = {
       kinds: words.map((_, i) => best(members.map((m) => m.facts.kinds[i]))),
@@ -179,9 +184,16 @@ export function rank(words, rows, scores) {
       headline: Math.max(...members.map((m) => m.facts.headline)),
       evidence: evidence(words, pageWeights.get(page)),
     };
-    pages.push(ranked(pageCriteria(words), facts, page, members.map((m) => m.ranked)));
+    pages.push({ page: ranked(criteria, facts, page), members });
   }
-  return pages.sort((a, b) => compareKeys(a.key, b.key));
+  pages.sort((a, b) => compareKeys(a.page.key, b.page.key));
+  const scored = Math.min(scoredPages, pages.length);
+  if (typeof scores === "function") scores = scores(pages.slice(0, scored).flatMap(({ members }) => members.map((m) => m.ref)));
+  return pages.map(({ page, members }, n) => {
+    if (n >= scored) return { ...page, passages: members.map(({ ref }) => ({ ref, criteria: [], key: [ref], passages: [] })) };
+    const shown = members.map(({ ref, facts }) => ranked(PASSAGE_CRITERIA, { ...facts, score: scores.get(ref) ?? 0 }, ref));
+    return { ...page, passages: shown.sort((a, b) => compareKeys(a.key, b.key)) };
+  });
 }
 
 // --- Second stage (rank.py `refine`): the first screen of pages, by what
@@ -315,15 +327,31 @@ export function typoOnly(pages) {
   return pages.length > 0 && pages.every((p) => value(p, "typos") === value(p, "words"));
 }
 
+// The rows with the postings of `refs` only; every term stays (rank.py `_only`).
+function only(rows, refs) {
+  const keep = (flat) => {
+    const kept = [];
+    for (let j = 0; j < flat.length; j += 2) if (refs.has(flat[j])) kept.push(flat[j], flat[j + 1]);
+    return kept;
+  };
+  return rows.map((row) => [row[0], row[1], ...row.slice(2, -1).map(keep), row[row.length - 1]]);
+}
+
 // Rank the pages of one language (a shards.js index) for the reader's raw
 // text (rank.py `search`): the term files of its terms, prefixes and typo
 // neighbours are read, lunr scores the passages on them, `rank` orders them.
-export async function search(lunr, analyzer, index, text, { prefix = true } = {}) {
+// With `pages`, only the passages of the first `pages` pages are scored and
+// ordered (`rank`'s `scoredPages`), on an index of their postings alone: the
+// same scores, without lunr matching every passage a short prefix touches.
+export async function search(lunr, analyzer, index, text, { prefix = true, pages = Infinity } = {}) {
   const items = query.clauses(analyzer, text, { prefix });
   if (!items.length) return { pages: [], fuzzy: false };
   const rows = await index.rows([...items, ...query.fuzzyClauses(items)]);
-  const found = query.run(lunr, assemble(lunr, index.fields, rows), analyzer, text, { prefix });
-  const scores = new Map(found.hits.map((hit) => [Number(hit.ref), hit.score]));
-  const pages = rank(query.words(analyzer, text, { prefix }), rows, scores);
-  return { pages, fuzzy: typoOnly(pages) };
+  const scores = (refs) => {
+    const part = assemble(lunr, index.fields, only(rows, new Set(refs)));
+    const found = query.runOn(lunr, part, rows, analyzer, text, { prefix });
+    return new Map(found.hits.map((hit) => [Number(hit.ref), hit.score]));
+  };
+  const ranked = rank(query.words(analyzer, text, { prefix }), rows, scores, { scoredPages: pages });
+  return { pages: ranked, fuzzy: typoOnly(ranked) };
 }
