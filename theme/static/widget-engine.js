@@ -45,8 +45,9 @@ function once(cache, key, load) {
 
 // Per keystroke the query is cut into pieces several times, and the ranking
 // analyses the heading path and quoted sentence of each shown passage; while
-// a reader types these are mostly the same texts. The answers for recent
-// texts are kept (callers only read them).
+// a reader types these are mostly the same texts. The answers for recently
+// used texts are kept, the least recently used going first (callers only
+// read them).
 const REMEMBERED_TEXTS = 1000;
 
 function remembering(analyse) {
@@ -56,8 +57,10 @@ function remembering(analyse) {
     if (found === undefined) {
       found = analyse(text);
       if (answers.size >= REMEMBERED_TEXTS) answers.delete(answers.keys().next().value);
-      answers.set(text, found);
+    } else {
+      answers.delete(text); // now the most recently used
     }
+    answers.set(text, found);
     return found;
   };
 }
