@@ -402,14 +402,36 @@ export function typoOnly(pages) {
   return pages.length > 0 && pages.every((p) => value(p, "typos") === value(p, "words"));
 }
 
-// The rows with the postings of `refs` only; every term stays (rank.py `_only`).
+// A row's term without its postings, made once per row: a short prefix
+// reaches many terms that the first pages do not hold, and the same row
+// comes back keystroke after keystroke, so assemble's work on it is kept.
+const emptied = new WeakMap();
+
+// The rows with the postings of `refs` only; every term stays (rank.py
+// `_only`): {parts, fresh: the rows made for these refs alone}. A row whose
+// postings are all kept, or none, is a row made before.
 function only(rows, refs) {
-  const keep = (flat) => {
-    const kept = [];
-    for (let j = 0; j < flat.length; j += 2) if (refs.has(flat[j])) kept.push(flat[j], flat[j + 1]);
-    return kept;
-  };
-  return rows.map((row) => [row[0], row[1], ...row.slice(2, -1).map(keep), row[row.length - 1]]);
+  const fresh = new Set();
+  const parts = rows.map((row) => {
+    let all = 0;
+    let kept = 0;
+    const lists = row.slice(2, -1).map((flat) => {
+      const part = [];
+      for (let j = 0; j < flat.length; j += 2) if (refs.has(flat[j])) part.push(flat[j], flat[j + 1]);
+      all += flat.length;
+      kept += part.length;
+      return part;
+    });
+    if (kept === all) return row;
+    if (kept === 0) {
+      if (!emptied.has(row)) emptied.set(row, [row[0], row[1], ...lists, row[row.length - 1]]);
+      return emptied.get(row);
+    }
+    const part = [row[0], row[1], ...lists, row[row.length - 1]];
+    fresh.add(part);
+    return part;
+  });
+  return { parts, fresh };
 }
 
 // Rank the pages of one language (a shards.js index) for the reader's raw
@@ -423,7 +445,8 @@ export async function search(lunr, analyzer, index, text, { prefix = true, pages
   if (!items.length) return { pages: [], fuzzy: false };
   const rows = await index.rows([...items, ...query.fuzzyClauses(items)]);
   const scores = (refs) => {
-    const part = assemble(lunr, index.fields, only(rows, new Set(refs)));
+    const { parts, fresh } = only(rows, new Set(refs));
+    const part = assemble(lunr, index.fields, parts, { fresh });
     const found = query.runOn(lunr, part, rows, analyzer, text, { prefix });
     return new Map(found.hits.map((hit) => [Number(hit.ref), hit.score]));
   };
