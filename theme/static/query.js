@@ -149,6 +149,48 @@ const sameClauses = (a, b) =>
   a.every((c, i) => c.term === b[i].term && c.required === b[i].required &&
     c.wildcardTrailing === b[i].wildcardTrailing && c.editDistance === b[i].editDistance);
 
+// Whether lunr finds any passage for `items` in the index of these term rows
+// ([term, index, per field [ref, weight, ...]...]), without building it: a
+// passage with every required term, or else with any term a clause expands
+// to (query.py `matches`, `run`'s test for its fuzzy fallback).
+export function matches(rows, fields, items) {
+  const expands = (c, row) => row[0] === c.term || (c.wildcardTrailing && row[0].startsWith(c.term));
+  const found = (row) => {
+    for (let f = 2; f < 2 + fields; f++) if (row[f].length) return true;
+    return false;
+  };
+  const required = items.filter((c) => c.required);
+  if (!required.length) return items.some((c) => rows.some((row) => expands(c, row) && found(row)));
+  let common = null; // the passages with every required term so far
+  for (const c of required) {
+    const refs = new Set();
+    for (const row of rows) {
+      if (!expands(c, row)) continue;
+      for (let f = 2; f < 2 + fields; f++) {
+        const flat = row[f];
+        for (let j = 0; j < flat.length; j += 2) if (common === null || common.has(flat[j])) refs.add(flat[j]);
+      }
+    }
+    if (!refs.size) return false;
+    common = refs;
+  }
+  return true;
+}
+
+// `run` on `index`, a part of the index of the term rows `whole` (every term,
+// the postings of some passages): those passages get the scores `run` gives
+// them on the whole index, whose lunr query vector is the same, and the
+// fallback is taken when the whole finds nothing (query.py `run_on`).
+export function runOn(lunr, index, whole, analyzer, query, { prefix = true } = {}) {
+  const items = clauses(analyzer, query, { prefix });
+  if (!items.length) return { hits: [], fuzzy: false };
+  if (matches(whole, index.fields.length, items)) return { hits: search(lunr, index, items), fuzzy: false };
+  const fallback = fuzzyClauses(items);
+  if (!fallback.length || sameClauses(fallback, items)) return { hits: [], fuzzy: false };
+  const hits = search(lunr, index, fallback);
+  return { hits, fuzzy: hits.length > 0 };
+}
+
 // {hits: [{ref, score}], fuzzy}: score descending, ties by numeric ref.
 export function run(lunr, index, analyzer, query, { prefix = true } = {}) {
   const items = clauses(analyzer, query, { prefix });

@@ -84,9 +84,10 @@ function remember(cache, key, value, limit) {
 
 // Splitting and analysing a passage does not depend on the query, and while
 // a reader types the same passages come back keystroke after keystroke: the
-// units of each recent text, with their words, are kept per analyzer, up to
-// a number of texts and of characters (a few long passages must not hold
-// much memory).
+// units of each recently used text, with their words, are kept per analyzer,
+// up to a number of texts and of characters (a few long passages must not
+// hold much memory); the least recently used goes first, so the passages
+// every keystroke shows stay while a new page's come and go.
 const ANALYSED_TEXTS = 1000;
 const ANALYSED_CHARS = 500000;
 const analysedTexts = new WeakMap();
@@ -95,7 +96,11 @@ function analysedUnits(analyzer, text) {
   if (!analysedTexts.has(analyzer)) analysedTexts.set(analyzer, { texts: new Map(), chars: 0 });
   const cache = analysedTexts.get(analyzer);
   const found = cache.texts.get(text);
-  if (found) return found;
+  if (found) {
+    cache.texts.delete(text); // now the most recently used
+    cache.texts.set(text, found);
+    return found;
+  }
   const analysed = units(text).map((unit) => ({ unit, words: analyzer.words(text.slice(unit.start, unit.end)) }));
   while (cache.texts.size && (cache.texts.size >= ANALYSED_TEXTS || cache.chars + text.length > ANALYSED_CHARS)) {
     const oldest = cache.texts.keys().next().value;

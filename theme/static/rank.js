@@ -65,49 +65,95 @@ export function compareKeys(a, b) {
   return 0;
 }
 
-const best = (kinds) => {
-  const present = kinds.filter((k) => k !== null);
-  return present.length ? Math.min(...present) : null;
-};
+// `items` in the order of their keys (compareKeys), compared through one
+// flat array of the keys' numbers: a keystroke sorts hundreds of pages and
+// passages, and reading each key through its item cost more than the rest.
+function sortedByKey(items, keyOf) {
+  if (items.length < 2) return items;
+  const width = keyOf(items[0]).length;
+  const flat = new Float64Array(items.length * width);
+  for (let n = 0; n < items.length; n++) {
+    const key = keyOf(items[n]);
+    if (key.length !== width || key.some((v) => typeof v !== "number")) return items.sort((a, b) => compareKeys(keyOf(a), keyOf(b)));
+    flat.set(key, n * width);
+  }
+  const order = Array.from(items.keys()).sort((a, b) => {
+    for (let i = 0, x = a * width, y = b * width; i < width; i++) {
+      if (flat[x + i] !== flat[y + i]) return flat[x + i] < flat[y + i] ? -1 : 1;
+    }
+    return 0;
+  });
+  return order.map((n) => items[n]);
+}
 
-// The evidence of every passage holding a query word, and the page weights.
-function collect(words, rows, scores) {
-  const passages = new Map();
+// The evidence of every passage holding a query word. Per passage and word
+// (at slot * words.length + i, a passage's slot given when it is first seen)
+// in flat arrays: a short prefix touches thousands of passages, and objects
+// per passage and word cost more to make and collect than the ranking itself.
+//   exact / exactHeading: how many of the word's own terms the passage holds
+//     (in the title or heading fields), a term counted once per row;
+//   headingWeight: the summed weights of those in the title and heading fields;
+//   other: the best of PREFIX / TYPO + 1 (0: none); otherHeading: 1 when
+//     such a match was in a heading.
+function collect(words, rows) {
+  const width = words.length;
+  const slots = new Map(); // ref -> slot
+  const refs = [];
+  const arrays = { exact: Int32Array, exactRow: Int32Array, exactHeading: Int32Array, headingRow: Int32Array,
+    headingWeight: Float64Array, other: Int8Array, otherHeading: Uint8Array };
+  let capacity = 0;
+  const found = {};
+  let exact, exactRow, exactHeading, headingRow, headingWeight, other, otherHeading;
+  const grow = () => {
+    capacity = Math.max(256, capacity * 2);
+    for (const [name, Type] of Object.entries(arrays)) {
+      const larger = new Type(capacity * width);
+      if (found[name]) larger.set(found[name]);
+      found[name] = larger;
+    }
+    ({ exact, exactRow, exactHeading, headingRow, headingWeight, other, otherHeading } = found);
+  };
+  grow();
   const pageWeights = new Map();
   const starts = new Set();
-  for (const row of rows) {
+  rows.forEach((row, r) => {
     const [term, , title, heading, body, pages] = row;
     const kinds = [];
     words.forEach((word, i) => {
       const kind = matchKind(word, term);
       if (kind !== null) kinds.push([i, kind]);
     });
-    if (!kinds.length) continue;
+    if (!kinds.length) return;
     [title, heading, body].forEach((flat, f) => {
       const inHeading = f < 2;
       for (let j = 0; j < flat.length; j += 2) {
         const ref = flat[j];
         const weight = flat[j + 1];
-        let passage = passages.get(ref);
-        if (!passage) {
-          passage = {
-            ref,
-            score: scores.get(ref) ?? 0,
-            words: words.map(() => ({ exact: new Set(), exactHeading: new Set(), headingWeight: 0.0, other: null, otherHeading: false })),
-          };
-          passages.set(ref, passage);
+        let slot = slots.get(ref);
+        if (slot === undefined) {
+          slot = refs.length;
+          if (slot === capacity) grow();
+          slots.set(ref, slot);
+          refs.push(ref);
         }
         for (const [i, kind] of kinds) {
-          const found = passage.words[i];
+          const at = slot * width + i;
           if (kind === EXACT) {
-            found.exact.add(term);
+            // Row numbers + 1: 0 is "no row yet".
+            if (exactRow[at] !== r + 1) {
+              exactRow[at] = r + 1;
+              exact[at]++;
+            }
             if (inHeading) {
-              found.exactHeading.add(term);
-              found.headingWeight += weight;
+              if (headingRow[at] !== r + 1) {
+                headingRow[at] = r + 1;
+                exactHeading[at]++;
+              }
+              headingWeight[at] += weight;
             }
           } else {
-            found.other = found.other === null ? kind : Math.min(found.other, kind);
-            found.otherHeading = found.otherHeading || inHeading;
+            if (other[at] === 0 || kind + 1 < other[at]) other[at] = kind + 1;
+            if (inHeading) otherHeading[at] = 1;
           }
         }
       }
@@ -123,8 +169,41 @@ function collect(words, rows, scores) {
         else perWord[i][1] = Math.max(perWord[i][1], weight);
       }
     }
+  });
+  return { ...found, width, slots, refs, starts: [...starts].sort((a, b) => a - b), pageWeights };
+}
+
+// The kind (EXACT, PREFIX, TYPO or null) by which a passage holds word `i`.
+function kindIn(found, words, slot, i) {
+  const at = slot * found.width + i;
+  if (found.exact[at] === words[i].terms.length) return EXACT;
+  return found.other[at] === 0 ? null : found.other[at] - 1;
+}
+
+// Whether a passage holds word `i` (of `kind`) in its title or headings.
+function headingHolds(found, words, slot, i, kind) {
+  const at = slot * found.width + i;
+  return kind !== null && (found.exactHeading[at] === words[i].terms.length || found.otherHeading[at] === 1);
+}
+
+// BM25 of the query's own terms in the title and heading fields alone (rank.py `heading_weight`).
+function headlineOf(found, words, slot) {
+  let headline = 0.0;
+  for (let i = 0; i < words.length; i++) {
+    const at = slot * found.width + i;
+    if (found.exactHeading[at] === words[i].terms.length) headline += found.headingWeight[at];
   }
-  return { passages, starts: [...starts].sort((a, b) => a - b), pageWeights };
+  return headline;
+}
+
+// The facts of PASSAGE_CRITERIA but `score`.
+function passageFacts(found, words, slot) {
+  const kinds = words.map((_, i) => kindIn(found, words, slot, i));
+  const headingWords = new Set();
+  kinds.forEach((kind, i) => {
+    if (headingHolds(found, words, slot, i, kind)) headingWords.add(i);
+  });
+  return { kinds, headingWords, heading: headingWords.size, headline: headlineOf(found, words, slot) };
 }
 
 // Page BM25 of the query (rank.py `evidence`).
@@ -142,46 +221,54 @@ export function evidence(words, weights) {
 }
 
 // Pages best first, each {ref, criteria: [[name, value]], key, passages}.
-export function rank(words, rows, scores) {
-  const { passages, starts, pageWeights } = collect(words, rows, scores);
+// `scores`: lunr's score of each passage (a Map), or a function giving them
+// for a list of refs (rank.py `rank`). No page criterion reads a score, so
+// with `scoredPages` the function is asked only for the passages of the
+// first `scoredPages` pages, and later pages list their passages in ref
+// order without criteria: the pages a reader is shown are the same, and a
+// keystroke is not slowed by ordering passages no one sees.
+export function rank(words, rows, scores, { scoredPages = Infinity } = {}) {
+  const found = collect(words, rows);
+  const { starts, pageWeights } = found;
+  // Each page's passages and what the page criteria read of them, built
+  // passage by passage without keeping the passages' facts.
   const byPage = new Map();
-  for (const ref of [...passages.keys()].sort((a, b) => a - b)) {
-    const passage = passages.get(ref);
-    const kinds = words.map((word, i) => {
-      const found = passage.words[i];
-      return found.exact.size === word.terms.length ? EXACT : found.other;
-    });
-    if (kinds.every((k) => k === null)) continue; // part of a CJK word only
-    const headingWords = new Set();
-    words.forEach((word, i) => {
-      const found = passage.words[i];
-      if (kinds[i] !== null && (found.exactHeading.size === word.terms.length || found.otherHeading)) headingWords.add(i);
-    });
-    // BM25 of the query's own terms in the title and heading fields alone (rank.py `heading_weight`).
-    let headline = 0.0;
-    words.forEach((word, i) => {
-      const found = passage.words[i];
-      if (found.exactHeading.size === word.terms.length) headline += found.headingWeight;
-    });
-    const facts = { kinds, headingWords, heading: headingWords.size, headline, score: passage.score };
-    const page = starts[lastNotAfter(starts, ref)];
-    if (!byPage.has(page)) byPage.set(page, []);
-    byPage.get(page).push({ facts, ranked: ranked(PASSAGE_CRITERIA, facts, ref) });
+  let start = 0;
+  for (const ref of Int32Array.from(found.refs).sort()) {
+    const slot = found.slots.get(ref);
+    while (start + 1 < starts.length && starts[start + 1] <= ref) start++;
+    let held = 0; // query words the passage holds
+    for (let i = 0; i < words.length; i++) if (kindIn(found, words, slot, i) !== null) held++;
+    if (held === 0) continue; // part of a CJK word only
+    const page = starts[start];
+    let facts = byPage.get(page);
+    if (facts === undefined) {
+      facts = { members: [], kinds: words.map(() => null), headingWords: words.map(() => false), proximity: 0, headline: -Infinity };
+      byPage.set(page, facts);
+    }
+    facts.members.push({ ref, slot });
+    for (let i = 0; i < words.length; i++) {
+      const kind = kindIn(found, words, slot, i);
+      if (kind !== null && (facts.kinds[i] === null || kind < facts.kinds[i])) facts.kinds[i] = kind;
+      if (headingHolds(found, words, slot, i, kind)) facts.headingWords[i] = true;
+    }
+    facts.proximity = Math.max(facts.proximity, held);
+    facts.headline = Math.max(facts.headline, headlineOf(found, words, slot));
   }
+  const criteria = pageCriteria(words);
   const pages = [];
-  for (const [page, members] of byPage) {
-    members.sort((a, b) => compareKeys(a.ranked.key, b.ranked.key));
-    const headingWords = new Set(members.flatMap((m) => [...m.facts.headingWords]));
-    const facts = {
-      kinds: words.map((_, i) => best(members.map((m) => m.facts.kinds[i]))),
-      proximity: Math.max(...members.map((m) => count(m.facts.kinds, () => true))),
-      heading: headingWords.size,
-      headline: Math.max(...members.map((m) => m.facts.headline)),
-      evidence: evidence(words, pageWeights.get(page)),
-    };
-    pages.push(ranked(pageCriteria(words), facts, page, members.map((m) => m.ranked)));
+  for (const [page, { members, kinds, headingWords, proximity, headline }] of byPage) {
+    const facts = { kinds, proximity, heading: headingWords.filter(Boolean).length, headline, evidence: evidence(words, pageWeights.get(page)) };
+    pages.push({ page: ranked(criteria, facts, page), members });
   }
-  return pages.sort((a, b) => compareKeys(a.key, b.key));
+  const sorted = sortedByKey(pages, (p) => p.page.key);
+  const scored = Math.min(scoredPages, sorted.length);
+  if (typeof scores === "function") scores = scores(sorted.slice(0, scored).flatMap(({ members }) => members.map((m) => m.ref)));
+  return sorted.map(({ page, members }, n) => {
+    if (n >= scored) return { ...page, passages: members.map(({ ref }) => ({ ref, criteria: [], key: [ref], passages: [] })) };
+    const shown = members.map(({ ref, slot }) => ranked(PASSAGE_CRITERIA, { ...passageFacts(found, words, slot), score: scores.get(ref) ?? 0 }, ref));
+    return { ...page, passages: sortedByKey(shown, (p) => p.key) };
+  });
 }
 
 // --- Second stage (rank.py `refine`): the first screen of pages, by what
@@ -315,15 +402,54 @@ export function typoOnly(pages) {
   return pages.length > 0 && pages.every((p) => value(p, "typos") === value(p, "words"));
 }
 
+// A row's term without its postings, made once per row: a short prefix
+// reaches many terms that the first pages do not hold, and the same row
+// comes back keystroke after keystroke, so assemble's work on it is kept.
+const emptied = new WeakMap();
+
+// The rows with the postings of `refs` only; every term stays (rank.py
+// `_only`): {parts, fresh: the rows made for these refs alone}. A row whose
+// postings are all kept, or none, is a row made before.
+function only(rows, refs) {
+  const fresh = new Set();
+  const parts = rows.map((row) => {
+    let all = 0;
+    let kept = 0;
+    const lists = row.slice(2, -1).map((flat) => {
+      const part = [];
+      for (let j = 0; j < flat.length; j += 2) if (refs.has(flat[j])) part.push(flat[j], flat[j + 1]);
+      all += flat.length;
+      kept += part.length;
+      return part;
+    });
+    if (kept === all) return row;
+    if (kept === 0) {
+      if (!emptied.has(row)) emptied.set(row, [row[0], row[1], ...lists, row[row.length - 1]]);
+      return emptied.get(row);
+    }
+    const part = [row[0], row[1], ...lists, row[row.length - 1]];
+    fresh.add(part);
+    return part;
+  });
+  return { parts, fresh };
+}
+
 // Rank the pages of one language (a shards.js index) for the reader's raw
 // text (rank.py `search`): the term files of its terms, prefixes and typo
 // neighbours are read, lunr scores the passages on them, `rank` orders them.
-export async function search(lunr, analyzer, index, text, { prefix = true } = {}) {
+// With `pages`, only the passages of the first `pages` pages are scored and
+// ordered (`rank`'s `scoredPages`), on an index of their postings alone: the
+// same scores, without lunr matching every passage a short prefix touches.
+export async function search(lunr, analyzer, index, text, { prefix = true, pages = Infinity } = {}) {
   const items = query.clauses(analyzer, text, { prefix });
   if (!items.length) return { pages: [], fuzzy: false };
   const rows = await index.rows([...items, ...query.fuzzyClauses(items)]);
-  const found = query.run(lunr, assemble(lunr, index.fields, rows), analyzer, text, { prefix });
-  const scores = new Map(found.hits.map((hit) => [Number(hit.ref), hit.score]));
-  const pages = rank(query.words(analyzer, text, { prefix }), rows, scores);
-  return { pages, fuzzy: typoOnly(pages) };
+  const scores = (refs) => {
+    const { parts, fresh } = only(rows, new Set(refs));
+    const part = assemble(lunr, index.fields, parts, { fresh });
+    const found = query.runOn(lunr, part, rows, analyzer, text, { prefix });
+    return new Map(found.hits.map((hit) => [Number(hit.ref), hit.score]));
+  };
+  const ranked = rank(query.words(analyzer, text, { prefix }), rows, scores, { scoredPages: pages });
+  return { pages: ranked, fuzzy: typoOnly(ranked) };
 }

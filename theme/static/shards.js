@@ -128,36 +128,42 @@ export function decodeRow([term, termIndex, ...lists]) {
 // the vector key and weight.
 const preparedRows = new WeakMap();
 
+function preparing(fields, row) {
+  const [, termIndex, ...perField] = row;
+  const posting = { _index: termIndex };
+  const keys = [];
+  const weights = [];
+  fields.forEach((field, f) => {
+    const refs = {};
+    const flat = perField[f];
+    for (let i = 0; i < flat.length; i += 2) {
+      refs[flat[i]] = {};
+      keys.push(`${field}/${flat[i]}`);
+      weights.push(flat[i + 1]);
+    }
+    posting[field] = refs;
+  });
+  return { fields, posting, keys, weights };
+}
+
 function prepared(fields, row) {
   let found = preparedRows.get(row);
   if (found === undefined || found.fields !== fields) {
-    const [, termIndex, ...perField] = row;
-    const posting = { _index: termIndex };
-    const keys = [];
-    const weights = [];
-    fields.forEach((field, f) => {
-      const refs = {};
-      const flat = perField[f];
-      for (let i = 0; i < flat.length; i += 2) {
-        refs[flat[i]] = {};
-        keys.push(`${field}/${flat[i]}`);
-        weights.push(flat[i + 1]);
-      }
-      posting[field] = refs;
-    });
-    found = { fields, posting, keys, weights };
+    found = preparing(fields, row);
     preparedRows.set(row, found);
   }
   return found;
 }
 
 // A lunr index of some terms, with their original term indices and weights.
-export function assemble(lunr, fields, rows) {
+// `fresh`: rows made for this index alone (a part of a row's postings), not
+// worth remembering.
+export function assemble(lunr, fields, rows, { fresh = null } = {}) {
   const sorted = [...rows].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   const invertedIndex = [];
   const vectors = new Map();
   for (const row of sorted) {
-    const { posting, keys, weights } = prepared(fields, row);
+    const { posting, keys, weights } = fresh?.has(row) ? preparing(fields, row) : prepared(fields, row);
     const termIndex = row[1];
     for (let k = 0; k < keys.length; k++) {
       const pairs = vectors.get(keys[k]);
@@ -166,7 +172,16 @@ export function assemble(lunr, fields, rows) {
     }
     invertedIndex.push([row[0], posting]);
   }
-  const fieldVectors = [...vectors].map(([key, pairs]) => [key, pairs.sort((a, b) => a[0] - b[0]).flat()]);
+  const fieldVectors = [];
+  for (const [key, pairs] of vectors) {
+    if (pairs.length > 1) pairs.sort((a, b) => a[0] - b[0]);
+    const elements = new Array(2 * pairs.length);
+    for (let k = 0; k < pairs.length; k++) {
+      elements[2 * k] = pairs[k][0];
+      elements[2 * k + 1] = pairs[k][1];
+    }
+    fieldVectors.push([key, elements]);
+  }
   return lunr.Index.load({ version: lunr.version, fields, fieldVectors, invertedIndex, pipeline: [] });
 }
 

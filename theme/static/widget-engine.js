@@ -45,8 +45,9 @@ function once(cache, key, load) {
 
 // Per keystroke the query is cut into pieces several times, and the ranking
 // analyses the heading path and quoted sentence of each shown passage; while
-// a reader types these are mostly the same texts. The answers for recent
-// texts are kept (callers only read them).
+// a reader types these are mostly the same texts. The answers for recently
+// used texts are kept, the least recently used going first (callers only
+// read them).
 const REMEMBERED_TEXTS = 1000;
 
 function remembering(analyse) {
@@ -56,8 +57,10 @@ function remembering(analyse) {
     if (found === undefined) {
       found = analyse(text);
       if (answers.size >= REMEMBERED_TEXTS) answers.delete(answers.keys().next().value);
-      answers.set(text, found);
+    } else {
+      answers.delete(text); // now the most recently used
     }
+    answers.set(text, found);
     return found;
   };
 }
@@ -136,11 +139,15 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
   // Ranked pages of every shard (rank.js): the first screen refined by the
   // texts of its shown passages; across languages, each keeps its order and
   // they interleave by the criteria, then language order, then ref.
-  async function rankPages(mods, shards, text, { prefix, perPage }) {
+  // Only the pages that can be shown are ranked to the end (their passages
+  // scored and ordered, the first screen refined): the first `limit` of the
+  // merged languages are among each one's first `limit`.
+  async function rankPages(mods, shards, text, { prefix, perPage, limit }) {
     const words = mods.query.words(mods.analyzer, text, { prefix });
+    const pages = Math.max(limit, mods.rank.REFINED_PAGES);
     const answers = await Promise.all(
       shards.map(async (shard) => {
-        const found = await mods.rank.search(mods.lunr, mods.analyzer, shard.index, text, { prefix });
+        const found = await mods.rank.search(mods.lunr, mods.analyzer, shard.index, text, { prefix, pages });
         const refs = found.pages.slice(0, mods.rank.REFINED_PAGES).flatMap((page) => page.passages.slice(0, perPage).map((p) => p.ref));
         const chunks = await Promise.all(refs.map((ref) => chunkOf(shard, ref)));
         const texts = new Map(refs.map((ref, i) => [ref, [chunks[i].heading, chunks[i].text]]));
@@ -202,7 +209,7 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
   // answer), so they can show before the texts of lower-ranked results arrive.
   async function search(text, { langs, limit = 10, perPage = PASSAGES_PER_PAGE, prefix = true, first = 5, onFirst = null } = {}) {
     const { mods, shards } = await prepare(langs);
-    const { ranked, fuzzy } = await rankPages(mods, shards, text, { prefix, perPage });
+    const { ranked, fuzzy } = await rankPages(mods, shards, text, { prefix, perPage, limit });
     const shown = ranked.slice(0, limit).flatMap(({ shard, page }, position) => {
       const passages = page.passages.slice(0, perPage);
       const pageCriteria = Object.fromEntries(page.criteria);
