@@ -61,7 +61,7 @@ class BuildCache:
             for rel_path in plan.malformed:
                 self._warn(f"cached entry for {rel_path} was malformed; parsed it again")
             fresh = parser.parse_many(plan.stale, progress)
-            pages = [parser.kept(page) for page in plan.merge(fresh)]
+            pages = plan.merge(fresh)  # both kept as the parser keeps pages (spooled)
             self.changes = plan.changes
             rows = ((page.doc.id, encode(restored(page), digest, urls))
                     for page, digest in zip(fresh, plan.fresh_hashes()))
