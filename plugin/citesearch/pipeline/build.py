@@ -115,6 +115,11 @@ def _assemble(content_dir: Path, config: Config, role: str, theme: Path | None, 
     errors += alias_errors
     if errors:
         return Assembled({}, tuple(pages), tuple(sorted(warnings)), tuple(sorted(errors)))
+    assets = loaded.assets
+    if spool is not None:  # the sources' text, needed no more once links found their lines: ~6 KB a page
+        del loaded, included
+        pages = [replace(page, doc=replace(page.doc, body="")) for page in pages]
+        release_freed_memory()
 
     from .render import Renderer, build_nav, sitemap  # Jinja: imported after the parse workers are forked
 
@@ -146,7 +151,7 @@ def _assemble(content_dir: Path, config: Config, role: str, theme: Path | None, 
     # clash: a clash is a content error, found before the first file is written.
     # (A page never clashes with a search file: .html pages, search/ files.)
     rendered: Callable[[bool], None] | None = None
-    if not _clashes(site_paths, pages, redirects, loaded.assets)[0]:
+    if not _clashes(site_paths, pages, redirects, assets)[0]:
         if isinstance(files, StagedSite) and len(pages) >= parsing.PARALLEL_MIN_DOCUMENTS and _two_cores():
             rendered = files.fill_in_child(render)  # on the other core
             # The child has the pages' HTML: here it is needed no more (~6 MB on fastapi-en).
@@ -163,7 +168,7 @@ def _assemble(content_dir: Path, config: Config, role: str, theme: Path | None, 
     generator = {"name": "citesearch", "version": __version__}
     search = (index or index_documents)(pages, config.lang, generator, files)  # written into files as made
     release_freed_memory()
-    clash_errors, content_files = _clashes([*site_paths, *search], pages, redirects, loaded.assets, warnings)
+    clash_errors, content_files = _clashes([*site_paths, *search], pages, redirects, assets, warnings)
     errors += clash_errors
     if errors or rendered is None:  # (without clashes among the pages, the search files add no other)
         if rendered is not None:
