@@ -116,9 +116,9 @@ def _assemble(content_dir: Path, config: Config, role: str, theme: Path | None, 
     if errors:
         return Assembled({}, tuple(pages), tuple(sorted(warnings)), tuple(sorted(errors)))
     assets = loaded.assets
-    if spool is not None:  # the sources' text, needed no more once links found their lines: ~6 KB a page
+    if spool is not None:  # the sources' text and the pages' ids, needed no more once links are checked: ~8 KB a page
         del loaded, included
-        pages = [replace(page, doc=replace(page.doc, body="")) for page in pages]
+        pages = [replace(page, doc=replace(page.doc, body=""), ids=frozenset()) for page in pages]
         release_freed_memory()
 
     from .render import Renderer, build_nav, sitemap  # Jinja: imported after the parse workers are forked

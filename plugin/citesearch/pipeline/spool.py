@@ -4,9 +4,10 @@ Held in memory from the parse to the end of the index stage, a page's HTML,
 chunk texts and packed term counts were most of a large build's peak (~30 KB
 a page: 3 GB for 100,000 pages).  A spooled page keeps in memory what the
 link check, the nav and the search key's order need (document, title,
-headings, links, ids); its HTML and chunks are one unnamed temporary file's
+links, ids); its HTML, headings and chunks are one unnamed temporary file's
 bytes, read with ``pread`` (so a forked render process reads them too) when
-its page is rendered, its cache row written or its chunks indexed.
+its page is rendered, its cache row written or its chunks indexed.  (Its
+element ids go once the links are checked: ``build``.)
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import tempfile
 from array import array
 from typing import Iterator, Sequence
 
-from ..model import Chunk, ParsedDocument
+from ..model import Chunk, Heading, ParsedDocument
 
 
 class PageSpool:
@@ -32,9 +33,10 @@ class PageSpool:
         """``page`` without its HTML, its chunks read from here when asked for (a spooled page as it is)."""
         if isinstance(page.chunks, SpooledChunks):
             return page
-        html = self._write(page.html.encode("utf-8"))
+        html = self._write(pickle.dumps((page.html, page.headings), pickle.HIGHEST_PROTOCOL))  # what a page renders
         chunks = self._write(pickle.dumps(page.chunks, pickle.HIGHEST_PROTOCOL))
-        return dataclasses.replace(page, html="", chunks=SpooledChunks(self, html, chunks, len(page.chunks)))  # type: ignore[arg-type]
+        return dataclasses.replace(page, html="", headings=(),  # type: ignore[arg-type]
+                                   chunks=SpooledChunks(self, html, chunks, len(page.chunks)))
 
     def _write(self, data: bytes) -> tuple[int, int]:
         at = self._end
@@ -81,21 +83,22 @@ class SpooledChunks(Sequence[Chunk]):
     def load(self) -> tuple[Chunk, ...]:
         return pickle.loads(self._spool.read(self._chunks))
 
-    def html(self) -> str:
-        return self._spool.read(self._html).decode("utf-8")
+    def html_and_headings(self) -> tuple[str, tuple[Heading, ...]]:
+        return pickle.loads(self._spool.read(self._html))
 
 
 def with_html(page: ParsedDocument) -> ParsedDocument:
-    """``page`` with its HTML, read back from the spool (an unspooled page as it is)."""
+    """``page`` with its HTML and headings, read back from the spool (an unspooled page as it is)."""
     if isinstance(page.chunks, SpooledChunks):
-        return dataclasses.replace(page, html=page.chunks.html())
+        html, headings = page.chunks.html_and_headings()
+        return dataclasses.replace(page, html=html, headings=headings)
     return page
 
 
 def restored(page: ParsedDocument) -> ParsedDocument:
-    """``page`` as it was parsed: HTML and chunks in memory again."""
+    """``page`` as it was parsed: HTML, headings and chunks in memory again."""
     if isinstance(page.chunks, SpooledChunks):
-        return dataclasses.replace(page, html=page.chunks.html(), chunks=page.chunks.load())
+        return dataclasses.replace(with_html(page), chunks=page.chunks.load())
     return page
 
 
