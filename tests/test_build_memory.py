@@ -361,3 +361,22 @@ def test_the_cache_opens_without_html_or_chunks_and_reads_a_reused_row_when_it_i
     again = build(BASIC_SITE, out)
     assert again.changes.parsed == 0 and sorted(reads) == sorted(set(reads)) and len(reads) == again.documents
     assert _tree(out) == first
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2**24 - 1), st.integers(1, 200_000)), max_size=12, unique_by=lambda p: p[0]),
+       st.integers(0, 2**24 - 1))
+def test_a_posting_packed_in_one_key_gives_back_its_term_document_and_count(postings, ref):
+    """Postings are 8-byte keys (term, document, count); a count too large for its 16 bits is kept apart, exactly."""
+    field = lunr_index._FieldPostings(ref + 1)
+    field.add(ref, [t for t, _ in postings], [n for _, n in postings])
+    assert list(field.postings()) == [(t, ref, n) for t, n in postings]
+    assert field.lengths[ref] == sum(n for _, n in postings)
+
+
+def test_counts_beyond_a_keys_16_bits_weigh_the_same_with_and_without_numpy():
+    documents = [(counted(["t"]), counted([]), counted(["a"] * 70_000 + ["b"] * 65_535 + ["c"])),
+                 (counted(["t"]), counted(["h"]), counted(["a", "c"]))] * 3
+    expected = term_rows_from_counts(documents, numpy_from=10**9)
+    assert term_rows_from_counts(documents, numpy_from=0) == expected
+    assert [row[0] for row in expected] == ["a", "b", "c", "h", "t"]
