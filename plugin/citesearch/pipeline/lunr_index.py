@@ -405,7 +405,7 @@ class _FieldPostings:
             row.append(flat)
 
 
-_STEP = 1 << 20  # keys converted a slice at a time
+_STEP = 1 << 16  # keys converted a slice at a time: each numpy temporary of a slice is 512 KB
 
 
 class _Sorted:
