@@ -45,16 +45,27 @@ def reported(owner: object, name: str) -> None:
     setattr(owner, name, wrapper)
 
 
+def progress(every: int):
+    """A build's progress callback that prints the memory every ``every`` documents of a stage (a long run's trajectory)."""
+
+    def report(stage: str, done: int, total: int) -> None:
+        if every and (done % every == 0 or done == total):
+            print(f"  {stage} {done}/{total}: {memory()}", flush=True)
+
+    return report
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("content", type=Path)
     parser.add_argument("out", type=Path)
+    parser.add_argument("--every", type=int, default=0, help="also print the memory every N documents parsed")
     args = parser.parse_args(argv)
     for owner, name in ((build, "load_documents"), (build_cache.BuildCache, "parse"), (build, "check_links"),
                         (write.StagedSite, "fill_in_child"), (build_cache.BuildCache, "search_files"),
                         (write.StagedSite, "publish")):
         reported(owner, name)
-    result = citesearch.build(args.content, args.out)
+    result = citesearch.build(args.content, args.out, progress=progress(args.every))
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024
     print(f"done, {result.documents} documents: {memory()}; largest child process {children} MB")
     return 0

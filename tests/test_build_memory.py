@@ -271,3 +271,112 @@ def test_term_rows_go_into_their_files_before_the_last_rows_are_made(monkeypatch
 def test_packed_counts_unpack_to_the_same_counts(document):
     counts = tuple(map(counted, document))
     assert unpacked(packed(counts)) == counts
+
+
+def test_a_build_keeps_each_pages_html_and_chunks_on_disk_from_its_parse_on(tmp_path: Path, monkeypatch):
+    """Parse results are spooled as they are received; the site is the one made from pages held in memory."""
+    from citesearch.config import load_config
+    from citesearch.pipeline import spool
+    from citesearch.pipeline.build import assemble
+    from citesearch.pipeline.output_folder import MARKER_NAME
+
+    kept = []
+    real_put = spool.PageSpool.put
+    monkeypatch.setattr(spool.PageSpool, "put", lambda self, page: kept.append(real_put(self, page)) or kept[-1])
+    result = build(BASIC_SITE, tmp_path / "site", no_cache=True)
+    assert len(kept) == result.documents > 3
+    assert all(page.html == "" and isinstance(page.chunks, spool.SpooledChunks) for page in kept)
+    assert sum(len(page.chunks) for page in kept) == result.chunks
+    kept.clear()
+    in_memory = assemble(BASIC_SITE, load_config(BASIC_SITE))  # serve's way: a dict, no spool
+    assert not kept
+    built = _tree(tmp_path / "site")
+    built.pop(MARKER_NAME)
+    assert built == {path: data if isinstance(data, bytes) else data.read_bytes() for path, data in in_memory.files.items()}
+
+
+def test_the_index_reads_spooled_chunks_a_page_at_a_time(monkeypatch):
+    """``ChunkRefs`` keeps two ints a ref: each pass over the refs reads each page's chunks once, when it comes."""
+    from citesearch.pipeline import index, spool
+
+    _, pages = _parsed(monkeypatch, parallel=False)
+    with spool.PageSpool() as pages_spool:
+        spooled = [pages_spool.put(page) for page in pages]
+        loads: list[int] = []
+        real_load = spool.SpooledChunks.load
+        monkeypatch.setattr(spool.SpooledChunks, "load", lambda self: loads.append(id(self)) or real_load(self))
+        refs = spool.ChunkRefs(spooled)
+        with_text = [(page, chunk) for page in pages for chunk in page.chunks if chunk.text]
+        read = [id(mine.chunks) for mine, page in zip(spooled, pages) if any(c.text for c in page.chunks)]
+        loads.clear()
+        for _ in range(2):
+            assert list(refs) == [chunk for _, chunk in with_text]
+        assert loads == read + read, "each page read once a pass, in order: never all held"
+        assert [refs.owners[ref].doc.id for ref in range(len(refs))] == [page.doc.id for page, _ in with_text]
+        assert refs.page_starts() == [r for r in range(len(with_text)) if not r or with_text[r - 1][0] is not with_text[r][0]]
+        generator = {"name": "test"}
+        assert index.index_documents(spooled, "en", generator) == index.index_documents(pages, "en", generator)
+
+
+def test_search_files_go_into_the_staged_site_as_they_are_made(tmp_path: Path, monkeypatch):
+    """No search file waits in memory for the others: the index returns their paths, the bytes are the same."""
+    from citesearch.engine import contract
+    from citesearch.pipeline import index, write
+
+    _, pages = _parsed(monkeypatch, parallel=False)
+    generator = {"name": "test"}
+    in_memory = index.index_documents(pages, "en", generator)
+    order: list[str] = []
+    real_set = write.StagedSite.__setitem__
+    monkeypatch.setattr(write.StagedSite, "__setitem__", lambda self, rel, data: order.append(rel) or real_set(self, rel, data))
+    with write.StagedSite(tmp_path / "site") as site:
+        written = index.index_documents(pages, "en", generator, site)
+        assert all(isinstance(path, Path) and path.is_file() for path in written.values())
+        assert {rel: path.read_bytes() for rel, path in written.items()} == in_memory
+    assert sorted(order) == sorted(in_memory) and order[-1] == f"{contract.SEARCH_DIR}/{contract.MANIFEST_NAME}"
+
+
+def test_check_counts_the_same_search_bytes_as_build(tmp_path: Path):
+    from citesearch.pipeline.build import check
+
+    built = build(BASIC_SITE, tmp_path / "site", no_cache=True)
+    checked = check(BASIC_SITE, cache_dir=tmp_path / "check-cache")
+    assert (checked.index_bytes, checked.files, checked.chunks) == (built.index_bytes, built.files, built.chunks)
+
+
+def test_the_cache_opens_without_html_or_chunks_and_reads_a_reused_row_when_it_is_reused(tmp_path: Path, monkeypatch):
+    from citesearch.cache import for_output, store
+
+    out = tmp_path / "site"
+    build(BASIC_SITE, out)
+    first = _tree(out)
+    opened = store.Store(for_output(out) / store.DATABASE)
+    try:
+        assert opened.rows and all(row.html is None and not row.chunks for row in opened.rows.values())
+    finally:
+        opened.close()
+    reads: list[str] = []
+    real_read = store.Store.with_content
+    monkeypatch.setattr(store.Store, "with_content", lambda self, doc_id, row: reads.append(doc_id) or real_read(self, doc_id, row))
+    again = build(BASIC_SITE, out)
+    assert again.changes.parsed == 0 and sorted(reads) == sorted(set(reads)) and len(reads) == again.documents
+    assert _tree(out) == first
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2**24 - 1), st.integers(1, 200_000)), max_size=12, unique_by=lambda p: p[0]),
+       st.integers(0, 2**24 - 1))
+def test_a_posting_packed_in_one_key_gives_back_its_term_document_and_count(postings, ref):
+    """Postings are 8-byte keys (term, document, count); a count too large for its 16 bits is kept apart, exactly."""
+    field = lunr_index._FieldPostings(ref + 1)
+    field.add(ref, [t for t, _ in postings], [n for _, n in postings])
+    assert list(field.postings()) == [(t, ref, n) for t, n in postings]
+    assert field.lengths[ref] == sum(n for _, n in postings)
+
+
+def test_counts_beyond_a_keys_16_bits_weigh_the_same_with_and_without_numpy():
+    documents = [(counted(["t"]), counted([]), counted(["a"] * 70_000 + ["b"] * 65_535 + ["c"])),
+                 (counted(["t"]), counted(["h"]), counted(["a", "c"]))] * 3
+    expected = term_rows_from_counts(documents, numpy_from=10**9)
+    assert term_rows_from_counts(documents, numpy_from=0) == expected
+    assert [row[0] for row in expected] == ["a", "b", "c", "h", "t"]

@@ -225,6 +225,7 @@ NOT_INPUTS = {
         # Chunk.terms: derived, recomputed on demand and never stored.
         "citesearch.pipeline.lunr_index", "citesearch.engine.analyzer", "citesearch.engine.stemmer_en",
         "citesearch.engine.mark_ranges",
+        "citesearch.pipeline.spool",  # where a build keeps the parse results until the end, not what they are
     },
     "citesearch.pipeline.index": {"citesearch.engine.query"},  # the reader's side of engine.shards
 }

@@ -5,12 +5,13 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 from pathlib import Path
-from typing import Callable, Sequence, TypeVar
+from typing import Callable, Mapping, MutableMapping, Sequence, TypeVar
 
 from ..config import Config
 from ..errors import Problem
 from ..model import Document, ParsedDocument
 from ..pipeline import index, parse
+from ..pipeline.spool import restored
 from . import parse_cache, search_cache
 from .codec import encode
 from .keys import stage_key
@@ -55,21 +56,24 @@ class BuildCache:
                 return pages
             urls = parser.links.urls
             reusable = self.reuse and store.key == self.parse_key
-            plan = parse_cache.plan(documents, store.rows, reusable, urls, self.content_dir)
+            plan = parse_cache.plan(documents, store.rows, reusable, urls, self.content_dir,
+                                    content=store.with_content, kept=parser.kept)
             for rel_path in plan.malformed:
                 self._warn(f"cached entry for {rel_path} was malformed; parsed it again")
             fresh = parser.parse_many(plan.stale, progress)
-            pages = plan.merge(fresh)
+            pages = plan.merge(fresh)  # both kept as the parser keeps pages (spooled)
             self.changes = plan.changes
-            rows = ((page.doc.id, encode(page, digest, urls)) for page, digest in zip(fresh, plan.fresh_hashes()))
+            rows = ((page.doc.id, encode(restored(page), digest, urls))
+                    for page, digest in zip(fresh, plan.fresh_hashes()))
             self._attempt(lambda: store.save(self.parse_key, rows, plan.removed))
             return pages
 
-    def search_files(self, pages: Sequence[ParsedDocument], default_lang: str, generator: dict) -> dict[str, bytes]:
-        """The search files, from the last build when nothing they depend on changed."""
+    def search_files(self, pages: Sequence[ParsedDocument], default_lang: str, generator: dict,
+                     into: MutableMapping[str, bytes | Path] | None = None) -> Mapping[str, bytes | Path]:
+        """The search files, from the last build when nothing they depend on changed (see ``index.build_search_files``)."""
         searchable = index.search_pages(pages)
         if not self.enabled:
-            return index.build_search_files(searchable, default_lang, generator)
+            return index.build_search_files(searchable, default_lang, generator, into)
         key = search_cache.search_key(searchable, default_lang, generator)
         if self.reuse:
             try:
@@ -78,8 +82,11 @@ class BuildCache:
                 self._warn("cached search index was unreadable; rebuilt it")
                 stored = None
             if stored is not None:
-                return stored
-        files = index.build_search_files(searchable, default_lang, generator)
+                if into is None:
+                    return stored
+                into.update(stored)
+                return {path: into[path] for path in stored}
+        files = index.build_search_files(searchable, default_lang, generator, into)
         if self.enabled:
             self._attempt(lambda: search_cache.save(self.folder, key, files))
         return files

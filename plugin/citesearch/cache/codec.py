@@ -14,7 +14,7 @@ class Row:
     rel_path: str
     hash: str  # keys.document_hash of the Document it was parsed from
     metadata: dict
-    html: str
+    html: str | None  # None until read (``Store.with_content``)
     chunks: list[dict] = field(default_factory=list)
 
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ..model import Document, ParsedDocument
 from .codec import Row, decode, links_unchanged
@@ -49,9 +50,16 @@ class Plan:
 
 
 def plan(
-    documents: Sequence[Document], rows: dict[str, Row], reusable: bool, urls: dict[str, str], content_dir: Path
+    documents: Sequence[Document], rows: dict[str, Row], reusable: bool, urls: dict[str, str], content_dir: Path,
+    *, content: Callable[[str, Row], Row] = lambda doc_id, row: row,
+    kept: Callable[[ParsedDocument], ParsedDocument] = lambda page: page,
 ) -> Plan:
-    """Reuse a row when its document is unchanged and every page it links to kept its URL."""
+    """Reuse a row when its document is unchanged and every page it links to kept its URL.
+
+    ``content`` gives a reused row its HTML and chunks (``Store.with_content``);
+    ``kept`` is how the build holds the page made from it (``Parser.kept``):
+    one row's content is in memory at a time.
+    """
     changes = Changes()
     hashes = [document_hash(doc) for doc in documents]
     reused: dict[int, ParsedDocument] = {}
@@ -69,8 +77,8 @@ def plan(
             continue
         try:
             if links_unchanged(row, urls):
-                reused[i] = decode(doc, row)
-        except (KeyError, TypeError, ValueError, AttributeError):
+                reused[i] = kept(decode(doc, content(doc.id, row)))
+        except (KeyError, TypeError, ValueError, AttributeError, sqlite3.Error):
             malformed.append(doc.rel_path)
     removed = _removed(rows, documents, content_dir)
     changes.removed = len(removed)

@@ -13,7 +13,7 @@ import hashlib
 import operator
 import os
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Mapping, Sequence
 
 import orjson  # the memo is tens of MB on large sites: json took ~0.3 s of every serve rebuild
 
@@ -51,7 +51,7 @@ def load(folder: Path, key: str) -> dict[str, bytes] | None:
         raise ValueError(str(exc)) from exc
 
 
-def save(folder: Path, key: str, files: dict[str, bytes]) -> None:
+def save(folder: Path, key: str, files: Mapping[str, bytes | Path]) -> None:
     """Atomically: a concurrent build reads the old memo or the new one, never half of one.
 
     Written file by file, the same bytes as ``orjson.dumps({"key": key, "files":
@@ -65,7 +65,7 @@ def save(folder: Path, key: str, files: dict[str, bytes]) -> None:
             memo.write(f"{_KEY_PREFIX}{key}\",\"files\":{{".encode())
             for n, (name, data) in enumerate(files.items()):
                 memo.write(b"," if n else b"")
-                memo.write(orjson.dumps(name) + b":" + orjson.dumps(data.decode("utf-8")))
+                memo.write(orjson.dumps(name) + b":" + orjson.dumps(index.read_bytes(data).decode("utf-8")))
             memo.write(b"}}")
         os.replace(partial, path)
     finally:

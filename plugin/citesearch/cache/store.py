@@ -63,7 +63,7 @@ def locked(folder: Path) -> Iterator[None]:
 
 
 class Store:
-    """An open, checked cache database and every row it holds."""
+    """An open, checked cache database and every row it holds (metadata only)."""
 
     def __init__(self, path: Path):
         if path.exists() and not path.is_file():
@@ -94,15 +94,21 @@ class Store:
         if check != "ok":
             raise CacheDamaged(f"integrity check failed: {check}")
         found = db.execute("SELECT value FROM meta WHERE key = ?", ("key",)).fetchone()
+        # Without HTML and chunks (``with_content`` reads a row's when it is reused):
+        # every row's would be the whole previous build in memory.
         rows = {
-            doc_id: Row(rel_path, digest, orjson.loads(metadata), html)
-            for doc_id, rel_path, digest, metadata, html in db.execute(
-                "SELECT id, rel_path, hash, metadata, html FROM documents"
-            )
+            doc_id: Row(rel_path, digest, orjson.loads(metadata), None)
+            for doc_id, rel_path, digest, metadata in db.execute("SELECT id, rel_path, hash, metadata FROM documents")
         }
-        for doc_id, payload in db.execute("SELECT doc_id, payload FROM chunks ORDER BY doc_id, position"):
-            rows[doc_id].chunks.append(orjson.loads(payload))  # every row, every build: json took twice as long
         return (found[0] if found else None), rows
+
+    def with_content(self, doc_id: str, row: Row) -> Row:
+        """``row`` with its HTML and chunks, read now.  Raises sqlite3.Error, or ValueError on a damaged payload."""
+        db = self.connection
+        found = db.execute("SELECT html FROM documents WHERE id = ?", (doc_id,)).fetchone()
+        chunks = [orjson.loads(payload) for (payload,) in
+                  db.execute("SELECT payload FROM chunks WHERE doc_id = ? ORDER BY position", (doc_id,))]
+        return Row(row.rel_path, row.hash, row.metadata, found[0] if found else None, chunks)
 
     def save(self, key: str, fresh: Iterable[tuple[str, Row]], removed: Sequence[str]) -> None:
         """Record one build: one transaction, parameterised SQL only.  A new key drops every old row.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
 import os
@@ -25,6 +26,7 @@ from .parse import DocumentTooComplex, Parser
 from .measured import MeasuredSite
 from .output_folder import check_output_folder
 from .site_names import name_length_problems
+from .spool import PageSpool, with_html
 from .write import StagedSite
 
 ROLES = (PUBLIC, EDITOR)
@@ -64,16 +66,27 @@ def assemble(
     extra_head: str = "",
     progress: Progress | None = None,
     parse: Callable[[Sequence[Document], Parser], list[ParsedDocument]] | None = None,
-    index: Callable[[Sequence[ParsedDocument], str, dict], dict[str, bytes]] | None = None,
+    index: Callable[[Sequence[ParsedDocument], str, dict, MutableMapping[str, bytes | Path]],
+                    Mapping[str, bytes | Path]] | None = None,
     files: MutableMapping[str, bytes | Path] | None = None,
 ) -> Assembled:
     """Load, parse, check, index and render everything into ``files`` (default: a dict in memory).
 
     Nothing is rendered unless the content is free of errors; ``build`` passes a
     ``StagedSite``, which writes each file to a temporary folder as it comes.
+    A build's or check's pages wait on disk for the render and the index
+    (``spool``; the returned pages' chunks can no longer be read); serve's stay in memory.
     """
     if role not in ROLES:
         raise UsageError(f"unknown role '{role}' (choose public or editor)")
+    with contextlib.ExitStack() as held:
+        spool = held.enter_context(PageSpool()) if isinstance(files, (StagedSite, MeasuredSite)) else None
+        return _assemble(content_dir, config, role, theme, extra_head, progress, parse, index, files, spool)
+
+
+def _assemble(content_dir: Path, config: Config, role: str, theme: Path | None, extra_head: str,
+              progress: Progress | None, parse, index, files: MutableMapping[str, bytes | Path] | None,
+              spool: PageSpool | None) -> Assembled:
     loaded = load_documents(content_dir, config)
     errors = list(loaded.errors)
     warnings = list(loaded.warnings)
@@ -87,7 +100,7 @@ def assemble(
     warnings += nav_warnings
     warnings += unhandled_syntax(included, config)
 
-    parser = Parser(config, {d.rel_path: d.url for d in included})
+    parser = Parser(config, {d.rel_path: d.url for d in included}, spool)
     try:
         pages = (parse or parse_all)(included, parser, progress)
     except DocumentTooComplex as exc:
@@ -102,6 +115,11 @@ def assemble(
     errors += alias_errors
     if errors:
         return Assembled({}, tuple(pages), tuple(sorted(warnings)), tuple(sorted(errors)))
+    assets = loaded.assets
+    if spool is not None:  # the sources' text and the pages' ids, needed no more once links are checked: ~8 KB a page
+        del loaded, included
+        pages = [replace(page, doc=replace(page.doc, body=""), ids=frozenset()) for page in pages]
+        release_freed_memory()
 
     from .render import Renderer, build_nav, sitemap  # Jinja: imported after the parse workers are forked
 
@@ -110,7 +128,7 @@ def assemble(
     # Every generated file, as its path and how to make it: the paths are checked for
     # clashes before anything is made, from the very list the rendering goes through.
     makers: dict[str, Callable[[], bytes | Path]] = {
-        page.doc.url: functools.partial(renderer.page, page, nav) for page in pages
+        page.doc.url: functools.partial(_rendered_page, renderer, page, nav) for page in pages
     }
     renderer.home_url = None if "index.html" in makers else "index.html"  # a document is the front page
     makers.setdefault("index.html", functools.partial(renderer.home, nav))
@@ -133,7 +151,7 @@ def assemble(
     # clash: a clash is a content error, found before the first file is written.
     # (A page never clashes with a search file: .html pages, search/ files.)
     rendered: Callable[[bool], None] | None = None
-    if not _clashes(site_paths, pages, redirects, loaded.assets)[0]:
+    if not _clashes(site_paths, pages, redirects, assets)[0]:
         if isinstance(files, StagedSite) and len(pages) >= parsing.PARALLEL_MIN_DOCUMENTS and _two_cores():
             rendered = files.fill_in_child(render)  # on the other core
             # The child has the pages' HTML: here it is needed no more (~6 MB on fastapi-en).
@@ -148,19 +166,22 @@ def assemble(
                 pages = [replace(page, html="") for page in pages]
                 release_freed_memory()
     generator = {"name": "citesearch", "version": __version__}
-    search = (index or index_documents)(pages, config.lang, generator)
+    search = (index or index_documents)(pages, config.lang, generator, files)  # written into files as made
     release_freed_memory()
-    clash_errors, content_files = _clashes([*site_paths, *search], pages, redirects, loaded.assets, warnings)
+    clash_errors, content_files = _clashes([*site_paths, *search], pages, redirects, assets, warnings)
     errors += clash_errors
     if errors or rendered is None:  # (without clashes among the pages, the search files add no other)
         if rendered is not None:
             rendered(False)
         return Assembled({}, tuple(pages), tuple(sorted(warnings)), tuple(sorted(errors)))
-    files.update(search)
     del search
     rendered(True)
     files.update(content_files)
     return Assembled(files, tuple(pages), tuple(sorted(warnings)), ())
+
+
+def _rendered_page(renderer, page: ParsedDocument, nav) -> bytes:
+    return renderer.page(with_html(page), nav)  # a spooled page's HTML read back for this page alone
 
 
 def _two_cores() -> bool:
@@ -277,7 +298,8 @@ def check(
     content_dir = Path(content_dir)
     cache_dir = Path(cache_dir) if cache_dir is not None else for_preview(content_dir)
     check_location(cache_dir, content_dir)
-    prepared = prepare(content_dir, role, cache_dir, progress=progress, files=MeasuredSite())
+    with MeasuredSite() as site:
+        prepared = prepare(content_dir, role, cache_dir, progress=progress, files=site)
     return _result(_without_errors(prepared, strict), None, role, started)
 
 

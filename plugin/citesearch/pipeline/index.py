@@ -5,7 +5,8 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
 
 import lunr
 import orjson
@@ -14,12 +15,13 @@ from ..engine import analyzer, contract
 from ..engine.shards import utf16_key
 from ..model import Chunk, ParsedDocument
 from .lunr_index import ChunkCounts, Weighed, rounded, term_row_batches, weighed_batches
+from .spool import ChunkRefs
 
 # What the search files depend on besides the pages; the build cache reuses the
 # last build's files while none of it (nor any page field) changed.
 CACHE_MODULES = (__name__, "citesearch.pipeline.lunr_index", "citesearch.engine.analyzer",
                  "citesearch.engine.stemmer_en", "citesearch.engine.contract", "citesearch.engine.shards",
-                 "citesearch.model", "citesearch.engine.mark_ranges")
+                 "citesearch.model", "citesearch.engine.mark_ranges", "citesearch.pipeline.spool")
 
 
 def cache_inputs(default_lang: str, generator: dict) -> dict:
@@ -79,21 +81,16 @@ def in_groups(items: Iterable, size_of: Callable[[object], int], target: int) ->
         yield part
 
 
-def build_shard(lang: str, pages: Iterable[SearchPage]) -> LanguageShard:
+def build_shard(lang: str, pages: Iterable[SearchPage], files: MutableMapping[str, bytes] | None = None) -> LanguageShard:
     """Term, dictionary and chunk files of one language (see ``engine.contract``).
 
     Term rows come a range of terms at a time and go into their files as they
     come: a large site's rows are never all in memory at once.
     """
     pages = list(pages)
-    chunks: list[Chunk] = []
-    owners: list[SearchPage] = []
-    for page in pages:
-        for chunk in page.chunks:
-            if chunk.text:
-                chunks.append(chunk)
-                owners.append(page)
-    page_starts = [ref for ref, owner in enumerate(owners) if not ref or owners[ref - 1] is not owner]
+    chunks = ChunkRefs(pages)  # read a page at a time: a spooled page's chunks are on disk (``spool``)
+    owners = chunks.owners
+    page_starts = chunks.page_starts()
     boosts = [owner.boost for owner in owners]
     boosted = any(boost != 1.0 for boost in boosts)
     terms: list[str] = []
@@ -113,7 +110,7 @@ def build_shard(lang: str, pages: Iterable[SearchPage]) -> LanguageShard:
             terms.extend(row[0] for row in batch)
             yield from ((encoded(row), _row_size(row)) for row in batch)
 
-    files: dict[str, bytes] = {}
+    files = {} if files is None else files  # given: each file goes there as it is made
     entry: dict = {"documents": len(pages), "chunks_count": len(chunks)}
     entry["terms"] = _term_files(lang, rows(), files)
     entry["dictionary"] = _dictionary_files(lang, terms, files)
@@ -333,23 +330,28 @@ def _chunk_files(chunks: list[Chunk], owners: list[SearchPage], files: dict[str,
             "lists": [name.split(".")[-2] for name in lists]}
 
 
-def index_documents(pages: Sequence[ParsedDocument], default_lang: str, generator: dict) -> dict[str, bytes]:
+def index_documents(pages: Sequence[ParsedDocument], default_lang: str, generator: dict,
+                    into: MutableMapping[str, bytes | Path] | None = None) -> Mapping[str, bytes | Path]:
     """``build_search_files`` of parsed Markdown documents."""
-    return build_search_files(search_pages(pages), default_lang, generator)
+    return build_search_files(search_pages(pages), default_lang, generator, into)
 
 
-def build_search_files(pages: Sequence[SearchPage], default_lang: str, generator: dict) -> dict[str, bytes]:
-    """Every file of ``site/search/``, keyed by path relative to the site root."""
+def build_search_files(pages: Sequence[SearchPage], default_lang: str, generator: dict,
+                       into: MutableMapping[str, bytes | Path] | None = None) -> Mapping[str, bytes | Path]:
+    """Every file of ``site/search/``, keyed by path relative to the site root.
+
+    Each file is put into ``into`` as soon as it is made (a ``StagedSite``
+    writes it to disk: a large site's search files are never all in memory);
+    the files are returned as ``into`` gives them back.  Default: a new dict.
+    """
     by_lang: dict[str, list[SearchPage]] = {}
     for page in pages:
         by_lang.setdefault(page.lang, []).append(page)
-    shards = [build_shard(lang, by_lang[lang]) for lang in sorted(by_lang)]
-    files: dict[str, bytes] = {}
-    for shard in shards:
-        files.update(shard.files)
+    files = SearchFolder({} if into is None else into)
+    shards = [build_shard(lang, by_lang[lang], files) for lang in sorted(by_lang)]
     revision = hashlib.sha256()
-    for name in sorted(files):
-        revision.update(name.encode() + b"\0" + files[name])
+    for name in sorted(files.names):
+        revision.update(name.encode() + b"\0" + files.read(name))
     manifest = {
         "format": contract.FORMAT_VERSION,
         "revision": revision.hexdigest()[: contract.HASH_LENGTH],
@@ -360,4 +362,44 @@ def build_search_files(pages: Sequence[SearchPage], default_lang: str, generator
         "languages": {shard.lang: shard.entry for shard in shards},
     }
     files[contract.MANIFEST_NAME] = dumps(manifest)
-    return {f"{contract.SEARCH_DIR}/{name}": data for name, data in files.items()}
+    return files.written() if into is not None else dict(files.written())
+
+
+class SearchFolder:
+    """The search files as they are made: each put into the site at ``search/<name>`` at once, its name kept."""
+
+    def __init__(self, into: MutableMapping[str, bytes | Path]):
+        self.into = into
+        self.names: dict[str, None] = {}  # in the order written (a name written again keeps its place)
+
+    def __setitem__(self, name: str, data: bytes) -> None:
+        self.into[f"{contract.SEARCH_DIR}/{name}"] = data
+        self.names[name] = None
+
+    def read(self, name: str) -> bytes:
+        return read_bytes(self.into[f"{contract.SEARCH_DIR}/{name}"])
+
+    def written(self) -> Mapping[str, bytes | Path]:
+        """The files written, by site path, each read from ``into`` when asked for (never all at once)."""
+        return _Written(self.into, [f"{contract.SEARCH_DIR}/{name}" for name in self.names])
+
+
+class _Written(Mapping):
+    def __init__(self, into: Mapping[str, bytes | Path], paths: list[str]):
+        self.into, self.paths = into, dict.fromkeys(paths)
+
+    def __getitem__(self, path: str) -> bytes | Path:
+        if path not in self.paths:
+            raise KeyError(path)
+        return self.into[path]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.paths)
+
+    def __len__(self) -> int:
+        return len(self.paths)
+
+
+def read_bytes(data: bytes | Path) -> bytes:
+    """A site file's bytes, whether it is held in memory or written to disk."""
+    return data if isinstance(data, bytes) else data.read_bytes()

@@ -12,9 +12,9 @@ import functools
 import math
 import re
 from array import array
+from bisect import bisect_left
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from itertools import repeat
 from typing import Iterable, Iterator, Sequence
 
 from ..engine import analyzer, contract
@@ -238,7 +238,7 @@ def term_row_batches(documents: Sequence[FieldCounts], page_starts: Sequence[int
     if not documents:
         return
     fields, term_index = _field_postings(documents)
-    postings = sum(len(field.ids) for field in fields)
+    postings = sum(len(field) for field in fields)
     if postings < (NUMPY_MIN_POSTINGS if numpy_from is None else numpy_from):
         yield _rows_in_python(documents, fields, term_index, page_starts)
         return
@@ -361,37 +361,36 @@ def _page_field(count: int, page_starts: Sequence[int], fields: list[_FieldPosti
     # heading field's postings (the documents are not analysed or unpacked again).
     starts = set(page_starts)
     new_heading = numpy.zeros(count, dtype=bool)
-    heading_ids = bytes(fields[1].ids)
-    size = fields[1].ids.itemsize
-    bounds = (numpy.searchsorted(numpy.frombuffer(fields[1].refs, dtype=numpy.intc), numpy.arange(count + 1)) * size).tolist()
+    heading_ids, heading_refs, _ = _unpacked(numpy.frombuffer(fields[1].keys, dtype=numpy.uint64), fields[1].large)
+    size = numpy.dtype(numpy.intc).itemsize
+    heading_bytes = heading_ids.astype(numpy.intc).tobytes()
+    bounds = (numpy.searchsorted(heading_refs, numpy.arange(count + 1)) * size).tolist()
+    del heading_ids, heading_refs
     seen: set[bytes] = set()
     for i in range(count):
         if i in starts:
             seen = set()
-        heading = heading_ids[bounds[i]:bounds[i + 1]]
+        heading = heading_bytes[bounds[i]:bounds[i + 1]]
         if heading not in seen:
             seen.add(heading)
             new_heading[i] = True
     first_document = numpy.zeros(count, dtype=bool)
     first_document[list(page_starts)] = True  # the title: the first document's, once
     chosen = (first_document, new_heading, numpy.ones(count, dtype=bool))
-    refs_of = [numpy.frombuffer(field.refs, dtype=numpy.intc) for field in fields]  # ascending: documents came in order
     pages = _FieldPostings(count)
     lengths = numpy.zeros(count, dtype=numpy.int64)
-    for lo, hi in _page_blocks(page_starts, refs_of[2], count):  # a block of pages at a time: bounded memory
+    for lo, hi in _page_blocks(page_starts, fields[2], count):  # a block of pages at a time: bounded memory
         keys, counts = [], []
-        for field, refs, kept in zip(fields, refs_of, chosen):
-            start, end = numpy.searchsorted(refs, [lo, hi]).tolist()
-            block = refs[start:end]
+        for field, kept in zip(fields, chosen):
+            start, end = field.documents_between(lo, hi)
+            ids, block, tf = _unpacked(numpy.frombuffer(field.keys, dtype=numpy.uint64)[start:end], field.large)
             keep = kept[block]
-            keys.append(first_of[block[keep]] * terms + numpy.frombuffer(field.ids, dtype=numpy.intc)[start:end][keep])
-            counts.append(numpy.frombuffer(field.counts, dtype=numpy.intc)[start:end][keep])
+            keys.append(first_of[block[keep]] * terms + ids[keep])
+            counts.append(tf[keep])
         unique, where = numpy.unique(numpy.concatenate(keys), return_inverse=True)
         summed = numpy.bincount(where, weights=numpy.concatenate(counts), minlength=len(unique)).astype(numpy.int64)
         firsts = unique // terms
-        pages.ids.frombytes((unique % terms).astype(numpy.intc).tobytes())
-        pages.refs.frombytes(firsts.astype(numpy.intc).tobytes())
-        pages.counts.frombytes(summed.astype(numpy.intc).tobytes())
+        pages.extend_packed(unique % terms, firsts, summed)
         lengths[lo:hi] = numpy.bincount(firsts - lo, weights=summed, minlength=hi - lo)
     pages.lengths = array("q", lengths.tolist())
     pages.documents = len(page_starts)
@@ -401,16 +400,27 @@ def _page_field(count: int, page_starts: Sequence[int], fields: list[_FieldPosti
 _PAGE_BLOCK_POSTINGS = 1 << 17  # ~5 MB of keys per block
 
 
-def _page_blocks(page_starts: Sequence[int], body_refs, count: int) -> Iterator[tuple[int, int]]:
+def _page_blocks(page_starts: Sequence[int], body: _FieldPostings, count: int) -> Iterator[tuple[int, int]]:
     """Documents [lo, hi) of consecutive whole pages holding about ``_PAGE_BLOCK_POSTINGS`` body postings."""
-    import numpy
-
     lo, at = 0, 0
-    for start, postings in zip(page_starts, numpy.searchsorted(body_refs, page_starts).tolist()):
+    for start in page_starts:
+        postings = body.documents_between(0, start)[1]
         if postings - at >= _PAGE_BLOCK_POSTINGS:
             yield lo, start
             lo, at = start, postings
     yield lo, count
+
+
+def _unpacked(keys, large: dict[tuple[int, int], int]) -> tuple:
+    """(terms, documents, counts) of packed keys as numpy int arrays, counts of ``large`` restored."""
+    import numpy
+
+    terms = (keys >> numpy.uint64(_TERM_SHIFT)).astype(numpy.intp)
+    documents = (keys >> numpy.uint64(_DOCUMENT_SHIFT) & numpy.uint64(_LIMIT - 1)).astype(numpy.intp)
+    tf = (keys & numpy.uint64(_COUNT_MASK)).astype(numpy.intc)  # int32 + float64 is float64
+    for j in numpy.flatnonzero(tf == _COUNT_MASK).tolist():
+        tf[j] = large[(int(terms[j]), int(documents[j]))]
+    return terms, documents, tf
 
 
 def in_utf16_order(terms: Iterable[str]) -> list[str]:
@@ -428,47 +438,91 @@ def in_utf16_order(terms: Iterable[str]) -> list[str]:
 _ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
 
 
+# A posting packed in one unsigned 64-bit key: term << 40 | document << 16 | count.
+# Sorting the keys sorts postings by term, then document: one array, sorted in
+# place (three int arrays took 12 bytes a posting, and their sort 24 more).
+_TERM_SHIFT, _DOCUMENT_SHIFT = 40, 16
+_LIMIT = 1 << 24  # terms and documents a key can number
+_COUNT_MASK = (1 << 16) - 1  # a count this large or larger is kept apart (``large``)
+
+
 class _FieldPostings:
-    """One field's (document, term index, count) entries, documents in order, and its lengths."""
+    """One field's (term index, document, count) entries, documents in order, and its lengths."""
 
     def __init__(self, documents: int):
-        # C ints, 4 bytes a posting: Python lists of them took 24 (and their ints more).
-        self.ids = array("i")
-        self.counts = array("i")
-        self.refs = array("i")
+        if documents > _LIMIT:
+            raise ValueError(f"{documents} passages in one language: the index holds at most {_LIMIT}")
+        self.keys = array("Q")
+        self.large: dict[tuple[int, int], int] = {}  # (term, document) -> a count of _COUNT_MASK or more
         self.lengths = array("q", bytes(8 * documents))
         self.documents = documents  # how many documents the average length is over (pages: fewer than refs)
 
     def add(self, ref: int, ids: list[int], numbers: Sequence[int]) -> None:
-        self.ids.extend(ids)
-        self.counts.extend(numbers)
-        self.refs.extend(repeat(ref, len(ids)))
+        base = ref << _DOCUMENT_SHIFT
+        self.keys.extend([t << _TERM_SHIFT | base | (n if n < _COUNT_MASK else self._large(t, ref, n))
+                          for t, n in zip(ids, numbers)])
         self.lengths[ref] = sum(numbers)
 
+    def _large(self, t: int, ref: int, n: int) -> int:
+        self.large[(t, ref)] = n
+        return _COUNT_MASK
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def documents_between(self, lo: int, hi: int) -> tuple[int, int]:
+        """Where the postings of documents [lo, hi) start and end: keys are added a document at a time."""
+        document = lambda key: key >> _DOCUMENT_SHIFT & (_LIMIT - 1)  # noqa: E731
+        return bisect_left(self.keys, lo, key=document), bisect_left(self.keys, hi, key=document)
+
+    def extend_packed(self, ids, documents, counts) -> None:
+        """Add postings given as numpy arrays, in document order (the page field, made whole)."""
+        import numpy
+
+        for j in numpy.flatnonzero(counts >= _COUNT_MASK).tolist():
+            self._large(int(ids[j]), int(documents[j]), int(counts[j]))
+        packed = (ids.astype(numpy.uint64) << numpy.uint64(_TERM_SHIFT) | documents.astype(numpy.uint64) << numpy.uint64(_DOCUMENT_SHIFT)
+                  | numpy.minimum(counts, _COUNT_MASK).astype(numpy.uint64))
+        self.keys.frombytes(packed.tobytes())
+
+    def postings(self) -> Iterator[tuple[int, int, int]]:
+        """(term index, document, count) of each posting, in the order added."""
+        large = self.large
+        for key in self.keys:
+            t, ref, tf = key >> _TERM_SHIFT, key >> _DOCUMENT_SHIFT & (_LIMIT - 1), key & _COUNT_MASK
+            yield t, ref, tf if tf < _COUNT_MASK else large[(t, ref)]
 
     def average(self) -> float:
         return sum(self.lengths) / self.documents
 
     def documents_by_term(self, terms: int) -> Iterable[tuple[int, int]]:
         """(term index, how many documents have it in this field)."""
-        if len(self.ids) < NUMPY_MIN_POSTINGS:
-            return Counter(self.ids).items()
+        if terms >= _LIMIT:
+            raise ValueError(f"{terms} distinct terms in one language: the index holds at most {_LIMIT}")
+        if len(self.keys) < NUMPY_MIN_POSTINGS:
+            return Counter(key >> _TERM_SHIFT for key in self.keys).items()
         import numpy
 
-        return enumerate(numpy.bincount(numpy.frombuffer(self.ids, dtype=numpy.intc), minlength=terms).tolist())
+        keys, counts = numpy.frombuffer(self.keys, dtype=numpy.uint64), numpy.zeros(terms, dtype=numpy.int64)
+        for lo in range(0, len(keys), _STEP):  # a slice at a time: no second array as long as the keys
+            counts += numpy.bincount((keys[lo:lo + _STEP] >> numpy.uint64(_TERM_SHIFT)).astype(numpy.intp), minlength=terms)
+        return enumerate(counts.tolist())
 
     def append_in_python(self, rows: list[list], idf: list[float], boost: float) -> None:
         """Append ``[ref, weight, ...]`` of this field to each row (rows by term index): ``_weight`` of each posting."""
         flats: list[list] = [[] for _ in rows]
-        if self.ids:
+        if self.keys:
             average = self.average()
             norms = [K1 * (1 - B + B * (length / average)) for length in self.lengths]  # as _Weighing.norm
             share = {}.setdefault  # one float object per distinct weight (a tenth of them on fastapi-en)
-            for t, ref, tf in zip(self.ids, self.refs, self.counts):
+            for t, ref, tf in self.postings():
                 weight = _weight(idf[t], tf, norms[ref], boost)
                 flats[t] += (ref, share(weight, weight))  # refs ascend: documents came in order
         for row, flat in zip(rows, flats):
             row.append(flat)
+
+
+_STEP = 1 << 16  # keys converted a slice at a time: each numpy temporary of a slice is 512 KB
 
 
 class _Sorted:
@@ -478,18 +532,21 @@ class _Sorted:
         import numpy
 
         terms = len(rank)
-        ranks = rank[numpy.frombuffer(field.ids, dtype=numpy.intc)]
-        field.ids = None
-        by_rank = numpy.argsort(ranks, kind="stable")  # stable: refs stay ascending within a term
-        self.ranks = ranks[by_rank]
-        del ranks
-        self.tf = numpy.frombuffer(field.counts, dtype=numpy.intc)[by_rank]  # int32 + float64 is float64
-        self.documents = numpy.frombuffer(field.refs, dtype=numpy.intc)[by_rank]
-        del by_rank
-        field.counts = field.refs = None
-        self.starts = numpy.zeros(terms + 1, dtype=numpy.int64)
-        numpy.cumsum(numpy.bincount(self.ranks, minlength=terms), out=self.starts[1:])
-        average = field.average() if len(self.tf) else 1.0
+        shift = numpy.uint64(_TERM_SHIFT)
+        keys = numpy.frombuffer(field.keys, dtype=numpy.uint64)
+        if len(keys):
+            keys.flags.writeable = True  # the array's own buffer, rewritten in place
+        low = numpy.uint64((1 << _TERM_SHIFT) - 1)
+        for lo in range(0, len(keys), _STEP):  # term index -> rank, in place
+            part = keys[lo:lo + _STEP]
+            part[:] = rank[(part >> shift).astype(numpy.intp)].astype(numpy.uint64) << shift | part & low
+        keys.sort()  # by rank, then document: refs ascend within a term
+        self.keys = keys
+        field.keys = None
+        self.large = {(int(rank[t]), ref): n for (t, ref), n in field.large.items()}
+        # Where each rank's postings start (the keys of rank r start at r << 40).
+        self.starts = numpy.searchsorted(keys, numpy.arange(terms + 1, dtype=numpy.uint64) << shift).astype(numpy.int64)
+        average = field.average() if len(keys) else 1.0
         # as _Weighing.norm, per document
         self.norms = K1 * (1 - B + B * (numpy.array(field.lengths, dtype=numpy.float64) / average))
         self.idf, self.boost = idf, boost
@@ -497,9 +554,8 @@ class _Sorted:
     def weighed(self, first: int, last: int) -> tuple:
         """(bounds from 0, refs, weights) of the postings of ranks [first, last) (``Weighed``)."""
         lo, hi = int(self.starts[first]), int(self.starts[last])
-        part = slice(lo, hi)
-        tf, documents = self.tf[part], self.documents[part]
-        weights = rounded(self.idf[self.ranks[part]] * ((K1 + 1) * tf) / (self.norms[documents] + tf) * self.boost)
+        ranks, documents, tf = _unpacked(self.keys[lo:hi], self.large)
+        weights = rounded(self.idf[ranks] * ((K1 + 1) * tf) / (self.norms[documents] + tf) * self.boost)
         return self.starts[first:last + 1] - lo, documents, weights
 
 

@@ -8,27 +8,64 @@ at 149 MB).
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
-from typing import Iterator, MutableMapping
+from typing import IO, Iterator, MutableMapping
+
+from ..engine import contract
+
+KEPT_PREFIX = f"{contract.SEARCH_DIR}/"  # the files the index reads back
 
 
 class MeasuredSite(MutableMapping[str, "bytes | Path"]):
-    """Accepts files like the dict or ``StagedSite`` a build fills, and forgets their content."""
+    """Accepts files like the dict or ``StagedSite`` a build fills, and forgets their content.
+
+    Except the search files': the index reads them back (the manifest's
+    revision hashes them), so they wait in an unnamed temporary file.
+    """
 
     def __init__(self) -> None:
         self.sizes: dict[str, int] = {}
+        self._kept: dict[str, tuple[int, int]] = {}  # search file -> where its bytes are in _file
+        self._file: IO[bytes] | None = None
 
     def __setitem__(self, path: str, content: bytes | Path) -> None:
         self.sizes[path] = len(content) if isinstance(content, bytes) else content.stat().st_size
+        if path.startswith(KEPT_PREFIX) and isinstance(content, bytes):
+            if self._file is None:
+                self._file = tempfile.TemporaryFile(prefix="citesearch-check-")
+            self._file.seek(0, os.SEEK_END)
+            self._kept[path] = (self._file.tell(), len(content))
+            self._file.write(content)
+        else:
+            self._kept.pop(path, None)
 
     def __getitem__(self, path: str) -> bytes | Path:
-        raise KeyError(f"{path}: a checked site keeps no content")
+        if path not in self._kept or self._file is None:
+            raise KeyError(f"{path}: a checked site keeps no content")
+        at, length = self._kept[path]
+        self._file.seek(at)
+        return self._file.read(length)
 
     def __contains__(self, path: object) -> bool:
         return path in self.sizes
 
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+        self._kept.clear()
+
+    def __enter__(self) -> MeasuredSite:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
     def __delitem__(self, path: str) -> None:
         del self.sizes[path]
+        self._kept.pop(path, None)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.sizes)

@@ -25,6 +25,7 @@ from ..model import Chunk, Document, ParsedDocument
 from ..progress import Progress
 from .lunr_index import field_counts, packed
 from .markdown_names import without_markdown_suffix
+from .spool import PageSpool
 
 from ..markdown_ext import chunk as chunk_extension
 from ..markdown_ext import configured
@@ -65,8 +66,9 @@ PARALLEL_MIN_DOCUMENTS = 50
 class Parser:
     """One configured Markdown instance, reset between documents (building it is slow)."""
 
-    def __init__(self, config: Config, urls: dict[str, str]):
+    def __init__(self, config: Config, urls: dict[str, str], spool: PageSpool | None = None):
         self.config = config
+        self.spool = spool  # where parse_many puts each page's HTML and chunks as it comes (none: kept in memory)
         self.links = LinkExtension(urls)
         added, configs = configured.extension_list(
             config.markdown_extensions, {"toc": {"slugify": slugify_unicode, "toc_depth": "2-3"}})
@@ -119,7 +121,7 @@ class Parser:
         if workers < 2 or not fork_is_safe() or len(documents) < PARALLEL_MIN_DOCUMENTS:
             pages = []
             for i, doc in enumerate(documents):
-                pages.append(self.parse(doc))
+                pages.append(self.kept(self.parse(doc)))
                 if progress:
                     progress("parse", i + 1, len(documents))
             return pages
@@ -134,10 +136,15 @@ class Parser:
                                  initargs=(self.config, self.links.urls, documents, os.getpid())) as pool:
             parsed = pool.map(_parse_in_worker, order, chunksize=4)
             for done, (i, fields) in enumerate(zip(order, parsed), 1):
-                pages[i] = _received(documents[i], fields)
+                pages[i] = self.kept(_received(documents[i], fields))
                 if progress:
                     progress("parse", done, len(documents))
         return pages  # type: ignore[return-value]  # every slot filled
+
+
+    def kept(self, page: ParsedDocument) -> ParsedDocument:
+        """``page`` as the build holds it until the end: spooled to disk when there is a spool."""
+        return page if self.spool is None else self.spool.put(page)
 
 
 def fork_is_safe() -> bool:
