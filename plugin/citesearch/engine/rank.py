@@ -415,7 +415,11 @@ def _placed(criteria: Sequence[Criterion], after: dict[str, Criterion]) -> tuple
     return tuple(placed)
 
 
-REFINED_PASSAGE_CRITERIA = _placed(PASSAGE_CRITERIA, {"typos": SENTENCE, "exact": FORMS, "forms": SECTION})
+# A passage holding the words as typed before one naming their stems in its
+# headings: a sentence query lands on its sentence ("bytes were streamed",
+# not the section "Stream Bytes").  Pages keep ``forms`` later (a page
+# holding "generator" as typed must not beat the page about "generators").
+REFINED_PASSAGE_CRITERIA = _placed(PASSAGE_CRITERIA, {"typos": SENTENCE, "sentence": FORMS, "exact": SECTION})
 _REFINED_AFTER = {"typos": SENTENCE, "exact": FORMS, "forms": TITLE, "title": FIT}
 REFINED_PAGE_CRITERIA = _placed(PAGE_CRITERIA, _REFINED_AFTER)
 REFINED = ("sentence", "forms", "title", "fit")
