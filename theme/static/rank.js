@@ -290,7 +290,8 @@ function placed(criteria, after) {
 
 // Passages: the words as typed before heading words (rank.py).
 export const REFINED_PASSAGE_CRITERIA = placed(PASSAGE_CRITERIA, { typos: SENTENCE, sentence: FORMS, exact: SECTION });
-const REFINED_AFTER = { typos: SENTENCE, exact: FORMS, forms: TITLE, title: FIT };
+// Pages: the words as typed before heading words too (rank.py).
+const REFINED_AFTER = { typos: SENTENCE, proximity: FORMS, exact: TITLE, title: FIT };
 export const REFINED_PAGE_CRITERIA = placed(PAGE_CRITERIA, REFINED_AFTER);
 const REFINED = ["sentence", "forms", "title", "fit"];
 
