@@ -79,6 +79,30 @@ def test_refine_prefers_the_typed_form_then_the_title_then_the_heading_the_query
     assert order(fit) == [1, 0] and [p.explain()["fit"] for p in fit] == [1, 0.5]
 
 
+def test_a_passage_with_the_words_as_typed_beats_one_with_their_stems_in_its_headings():
+    qw = words("bytes streamed", prefix=False)
+    rows = [row(t, {0: 1.0, 1: 1.0}, {0: 1.0}, heading=(0,)) for w in qw for t in w.terms]
+    texts = {0: (["Page", "Stream Bytes"], "Stream bytes instead of strings."),
+             1: (["Page", "A custom response"], "The data bytes were streamed.")}
+    (page,) = rank.refine(rank.rank(qw, rows, {0: 3.0, 1: 1.0}), qw, texts, "bytes streamed", prefix=False, per_page=3)
+    assert [p.ref for p in page.passages] == [1, 0]
+    assert [(p.explain()["forms"], p.explain()["heading"]) for p in page.passages] == [(2, 0), (1, 2)]
+
+
+def test_a_heading_query_lands_on_the_section_it_names_not_a_sub_section():
+    # One page, three passages with both words: under a sub-section of "Import the dependencies", in that
+    # section itself, in another section.  Their first-stage order is by lunr's score (highest first).
+    qw = words("import the dependencies", prefix=False)
+    rows = [row(t, {0: 1.0, 1: 1.0, 2: 1.0}, {0: 1.0}, heading=(0, 1, 2)) for w in qw for t in w.terms]
+    texts = {0: (["Page", "Import the dependencies", "How imports work"], "Import the dependencies."),
+             1: (["Page", "Other"], "Import the dependencies."),
+             2: (["Page", "Import the dependencies"], "Import the dependencies.")}
+    (page,) = rank.refine(rank.rank(qw, rows, {0: 3.0, 1: 2.0, 2: 1.0}), qw, texts, "import the dependencies",
+                          prefix=False, per_page=3)
+    assert [p.ref for p in page.passages] == [2, 0, 1]
+    assert [p.explain()["section"] for p in page.passages] == [1.0, 1 / 3, 0.0]  # "How imports work": 1 of 3
+
+
 def random_case(rng: random.Random) -> dict:
     """Term rows of a few pages, with typo and prefix neighbours, and lunr scores."""
     vocabulary = ["alpha", "alpho", "beta", "betas", "gamma", "gam", "delta"]
@@ -174,6 +198,8 @@ def test_ranking_vectors_on_our_own_docs_in_both_halves(capsys, content_built):
         assert [r["ref"] for r in answer["results"]] == js["refs"], case
         if case["first"]:
             assert answer["results"][0]["doc_id"] == case["first"], case["why"]
+        if case.get("passage"):
+            assert answer["results"][0]["heading"][-1] == case["passage"], case["why"]
 
 
 def test_results_come_grouped_by_page_with_the_rest_counted(capsys, content_built):
@@ -190,8 +216,8 @@ def test_results_come_grouped_by_page_with_the_rest_counted(capsys, content_buil
 def test_explain_prints_the_criteria_that_placed_each_result(capsys, content_built):
     assert main(["search", "--site", str(content_built), "--lang", "en", "--explain", "fuzzy matching"]) == 0
     out = capsys.readouterr().out
-    assert "page 1: words 2, typos 0, sentence 2, proximity 2, heading 2, exact 2, forms 2, title 0, fit 0.5, headline" in out
-    assert "passage: words 2, typos 0, sentence 2, heading 2, exact 2, forms 2, score" in out
+    assert "page 1: words 2, typos 0, sentence 2, proximity 2, forms 2, heading 2, exact 2, title 0, fit 0.5, headline" in out
+    assert "passage: words 2, typos 0, sentence 2, forms 2, heading 2, exact 2, section " in out
 
 
 def test_search_says_did_you_mean_when_only_typos_found_pages(capsys, tmp_path):

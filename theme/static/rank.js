@@ -348,6 +348,8 @@ const SENTENCE = { name: "sentence", value: (p) => p.sentence, higherFirst: true
 const FORMS = { name: "forms", value: (p) => p.forms, higherFirst: true };
 const TITLE = { name: "title", value: (p) => p.title, higherFirst: true };
 const FIT = { name: "fit", value: (p) => p.fit, higherFirst: true };
+// Passages only: the share of the passage's own section heading that the query makes up.
+const SECTION = { name: "section", value: (p) => p.section, higherFirst: true };
 
 function placed(criteria, after) {
   const result = [];
@@ -361,8 +363,10 @@ function placed(criteria, after) {
   return result;
 }
 
-export const REFINED_PASSAGE_CRITERIA = placed(PASSAGE_CRITERIA, { typos: SENTENCE, exact: FORMS });
-const REFINED_AFTER = { typos: SENTENCE, exact: FORMS, forms: TITLE, title: FIT };
+// Passages: the words as typed before heading words (rank.py).
+export const REFINED_PASSAGE_CRITERIA = placed(PASSAGE_CRITERIA, { typos: SENTENCE, sentence: FORMS, exact: SECTION });
+// Pages: the words as typed before heading words too (rank.py).
+const REFINED_AFTER = { typos: SENTENCE, proximity: FORMS, exact: TITLE, title: FIT };
 export const REFINED_PAGE_CRITERIA = placed(PAGE_CRITERIA, REFINED_AFTER);
 const REFINED = ["sentence", "forms", "title", "fit"];
 
@@ -381,6 +385,7 @@ export function refine(analyzer, pages, words, texts, queryText, { prefix = true
         forms: formsIn(analyzer, forms, [...heading, text].join(" ")),
         title: heading.length && wordsIn(analyzer, words, heading[0]) === words.length ? 1 : 0,
         fit: covered(analyzer, words, heading),
+        section: covered(analyzer, words, heading.slice(-1)),
       };
       measured.push(values);
       return withValues(p, values, REFINED_PASSAGE_CRITERIA);

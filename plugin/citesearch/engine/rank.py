@@ -28,7 +28,8 @@ The first screen (``refine``) is then re-ordered with what the texts of its
 shown passages say: ``sentence`` (the query words one sentence holds),
 ``forms`` (words found as the reader typed them, not only by stem) and, for
 pages, ``title`` (the page title holds every query word) and ``fit`` (the
-largest share of a title or heading the query makes up).
+largest share of a title or heading the query makes up), for passages
+``section`` (the share of the passage's own section heading it makes up).
 
 Order of the criteria: measured with ``bench/quality.py`` (known-item
 sentence and heading queries on the shared corpora; RESULTS-quality.md).
@@ -397,6 +398,11 @@ TITLE = Criterion("title", lambda p: p["title"])
 # heading ("请求体" before "请求体 - 多个参数"; "Pydantic models" before
 # "Query Parameters with a Pydantic Model").
 FIT = Criterion("fit", lambda p: p["fit"])
+# Passages only: the share of the passage's own section heading (the last of
+# its heading path) that the query words make up.  A heading query lands on
+# the section it names, not on a sub-section under it, nor on another
+# section of the page that merely mentions its words.
+SECTION = Criterion("section", lambda p: p["section"])
 
 
 def _placed(criteria: Sequence[Criterion], after: dict[str, Criterion]) -> tuple[Criterion, ...]:
@@ -409,8 +415,14 @@ def _placed(criteria: Sequence[Criterion], after: dict[str, Criterion]) -> tuple
     return tuple(placed)
 
 
-REFINED_PASSAGE_CRITERIA = _placed(PASSAGE_CRITERIA, {"typos": SENTENCE, "exact": FORMS})
-_REFINED_AFTER = {"typos": SENTENCE, "exact": FORMS, "forms": TITLE, "title": FIT}
+# A passage holding the words as typed before one naming their stems in its
+# headings: a sentence query lands on its sentence ("bytes were streamed",
+# not the section "Stream Bytes").
+REFINED_PASSAGE_CRITERIA = _placed(PASSAGE_CRITERIA, {"typos": SENTENCE, "sentence": FORMS, "exact": SECTION})
+# Pages too hold the words as typed before heading words: a sentence query's
+# page, which says "destructor ... stated", before a page with "destructors"
+# in a heading (judged sets: bench/RESULTS-quality.md, round 6).
+_REFINED_AFTER = {"typos": SENTENCE, "proximity": FORMS, "exact": TITLE, "title": FIT}
 REFINED_PAGE_CRITERIA = _placed(PAGE_CRITERIA, _REFINED_AFTER)
 REFINED = ("sentence", "forms", "title", "fit")
 
@@ -433,7 +445,8 @@ def refine(pages: list[Ranked], words: Sequence[Word], texts: dict[int, tuple], 
             values = {"sentence": sentence_words(words, heading, text, query_text, prefix),
                       "forms": forms_in(forms, " ".join((*heading, text))),
                       "title": int(_words_in(words, heading[0]) == len(words)) if heading else 0,
-                      "fit": covered(words, heading)}
+                      "fit": covered(words, heading),
+                      "section": covered(words, heading[-1:])}
             measured.append(values)
             shown.append(_with(p, values, REFINED_PASSAGE_CRITERIA))
         shown.sort(key=lambda p: p.key)
