@@ -1,17 +1,11 @@
 // Reads {"texts": [...]} on stdin and writes, per text, its normalised form,
 // its terms and the original substring of each word: the JS half of the
 // analyzer parity tests, one process for a whole batch.
-import { createRequire } from "node:module";
-import { asset } from "./assets.mjs";
-const { createAnalyzer } = await import(asset("analyzer.js"));
+import { shippedAnalyzer, stdinJson } from "./assets.mjs";
 
-const lunr = createRequire(import.meta.url)("./load-vendor.cjs");
-const analyzer = createAnalyzer(lunr);
+const analyzer = await shippedAnalyzer();
 
-let input = "";
-process.stdin.setEncoding("utf8");
-for await (const chunk of process.stdin) input += chunk;
-const { texts } = JSON.parse(input);
+const { texts } = await stdinJson();
 process.stdout.write(
   JSON.stringify(
     texts.map((text) => {

@@ -4,16 +4,13 @@
 // [ref, criteria, [[passage ref, criteria], ...]]: the Node half of the
 // refine parity test (tests/test_ranking.py).
 import { createRequire } from "node:module";
-import { asset } from "./assets.mjs";
+import { asset, stdinJson } from "./assets.mjs";
 
 const { createAnalyzer } = await import(asset("analyzer.js"));
 const { rank, refine } = await import(asset("rank.js"));
 const analyzer = createAnalyzer(createRequire(import.meta.url)("./load-vendor.cjs"));
 
-let input = "";
-process.stdin.setEncoding("utf8");
-for await (const chunk of process.stdin) input += chunk;
-const { cases } = JSON.parse(input);
+const { cases } = await stdinJson();
 const answers = cases.map(({ query, prefix, words, rows, scores, texts }) => {
   const pages = rank(words, rows, new Map(scores));
   return refine(analyzer, pages, words, new Map(texts), query, { prefix, perPage: 3 }).map((page) => [

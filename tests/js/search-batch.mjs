@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { asset } from "./assets.mjs";
+import { asset, stdinJson } from "./assets.mjs";
 const { createAnalyzer } = await import(asset("analyzer.js"));
 const query = await import(asset("query.js"));
 const { createShardedIndex } = await import(asset("shards.js"));
@@ -16,10 +16,7 @@ const lunr = createRequire(import.meta.url)("./load-vendor.cjs");
 const analyzer = createAnalyzer(lunr);
 const readJson = (file) => JSON.parse(readFileSync(file, "utf8"));
 
-let input = "";
-process.stdin.setEncoding("utf8");
-for await (const chunk of process.stdin) input += chunk;
-const { queries, prefix } = JSON.parse(input);
+const { queries, prefix } = await stdinJson();
 
 let answers;
 if (process.argv[2] === "--shards") {
