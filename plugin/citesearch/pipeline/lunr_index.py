@@ -402,9 +402,14 @@ _PAGE_BLOCK_POSTINGS = 1 << 17  # ~5 MB of keys per block
 
 def _page_blocks(page_starts: Sequence[int], body: _FieldPostings, count: int) -> Iterator[tuple[int, int]]:
     """Documents [lo, hi) of consecutive whole pages holding about ``_PAGE_BLOCK_POSTINGS`` body postings."""
+    import numpy
+
+    # Where each page's body postings start, found for all pages in one sorted
+    # search (a bisect a page took ~1 s at 100,000 pages).
+    documents = numpy.frombuffer(body.keys, dtype=numpy.uint64) >> numpy.uint64(_DOCUMENT_SHIFT) & numpy.uint64(_LIMIT - 1)
+    firsts = numpy.searchsorted(documents, numpy.asarray(page_starts, dtype=numpy.uint64)).tolist()
     lo, at = 0, 0
-    for start in page_starts:
-        postings = body.documents_between(0, start)[1]
+    for start, postings in zip(page_starts, firsts):
         if postings - at >= _PAGE_BLOCK_POSTINGS:
             yield lo, start
             lo, at = start, postings
