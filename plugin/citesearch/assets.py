@@ -14,6 +14,7 @@ ship as they are.  The Node tests run the minified modules (``tests/js``).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from dataclasses import dataclass
@@ -74,8 +75,12 @@ def minifiable(name: str) -> bool:
     return "/" not in name and name.endswith((".js", ".css"))
 
 
+@functools.lru_cache(maxsize=128)
 def minified(name: str, source: bytes) -> bytes:
-    """``source`` without comments and needless white space, the same bytes for the same source."""
+    """``source`` without comments and needless white space, the same bytes for the same source.
+
+    Remembered: each build (and each MkDocs page hook) asks for the same
+    modules, unstamped for the version and stamped to ship."""
     if not minifiable(name):
         return source
     minify = rjsmin.jsmin if name.endswith(".js") else rcssmin.cssmin
