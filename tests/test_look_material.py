@@ -23,7 +23,8 @@ PAGES = {
                   '!!! note "At sea"\n    The storm petrel patters on the water while it picks plankton from the surface.\n',
     "setup.md": "# Setup\n\nInstall the guide first.\n\n"
                 '=== "Python"\n\n    Install the pelican package with pip and import it.\n\n'
-                '=== "Shell"\n\n    Run the cormorant command to count the birds.\n',
+                '=== "Shell"\n\n    Run the cormorant command to count the birds.\n\n'
+                '??? tip "At night"\n    The nightjar hides in a note that starts closed.\n',
     "ru.md": "---\nlang: ru\n---\n# Птицы\n\nАльбатрос парит над океаном часами.\n",
 }
 
@@ -42,7 +43,7 @@ def material(tmp_path_factory):  # type: ignore[no-untyped-def]
                       "palette": [{"scheme": "default", "toggle": {"icon": "material/brightness-7", "name": "Dark"}},
                                   {"scheme": "slate", "toggle": {"icon": "material/brightness-4", "name": "Light"}}]},
             "markdown_extensions": ["admonition", "attr_list", "tables", "pymdownx.superfences",
-                                    {"pymdownx.tabbed": {"alternate_style": True}}],
+                                    "pymdownx.details", {"pymdownx.tabbed": {"alternate_style": True}}],
         })
         yield folder / "site", url
 
@@ -195,3 +196,31 @@ def test_slash_focuses_the_box_after_a_content_tab_was_clicked(material, page): 
     page.locator("body").click(position={"x": 5, "y": 300})
     page.keyboard.press("/")
     assert page.evaluate("document.activeElement.id") == "citesearch-input"
+
+
+IN_VIEW = """selector => { const el = document.querySelector(selector);
+    const box = el && el.getBoundingClientRect();
+    return !!box && el.checkVisibility() && box.height > 0 && box.top >= 0 && box.bottom <= innerHeight; }"""
+
+
+def test_a_result_in_an_unselected_tab_selects_the_tab_and_scrolls_to_the_passage(material, page):  # type: ignore[no-untyped-def]
+    _, url = material
+    page.goto(url)
+    ask(page, "cormorant")
+    link = page.locator(OPTIONS).first.locator("a")
+    page.goto(link.evaluate("a => a.href"))  # a fresh load of the link, as from another site
+    page.wait_for_function(IN_VIEW, arg=".tabbed-block mark.citesearch-term")
+    assert page.evaluate("[...document.querySelectorAll('.tabbed-set > input')].map(i => i.checked)") == [False, True]
+
+
+def test_a_link_into_a_closed_note_opens_it_and_scrolls_to_the_passage(material, page):  # type: ignore[no-untyped-def]
+    _, url = material
+    page.goto(url)
+    ask(page, "nightjar")
+    # The link as a reader copies it from the address bar, which drops the
+    # `:~:text=` directive: Chromium's own opening of a closed <details> that
+    # the directive points into does not run.
+    link = page.locator(OPTIONS).first.locator("a").evaluate("a => a.href").split(":~:")[0]
+    page.goto(link)
+    page.wait_for_function(IN_VIEW, arg="details mark.citesearch-term")
+    assert page.locator("details:has(mark.citesearch-term)").evaluate("d => d.open")

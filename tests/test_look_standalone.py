@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from browser_support import INPUT, OPTIONS
+from browser_support import INPUT, OPTIONS, build_site, serve
 from look_support import PANEL, ask, document_width, on_screen
 
 pytestmark = pytest.mark.browser
@@ -79,3 +79,23 @@ def test_on_a_desktop_the_results_stay_a_dropdown(page, site_url):  # type: igno
     box = page.locator(BOX).bounding_box()
     assert box["height"] < 100 and box["width"] < 1280
     assert page.locator(BOX + " .citesearch-close").is_hidden()
+
+
+def test_a_link_into_a_classic_content_tab_selects_that_tab(tmp_path, page):  # type: ignore[no-untyped-def]
+    """pymdownx.tabbed's classic markup (radio, label, panel in turn), in a standalone build."""
+    content = tmp_path / "content"
+    content.mkdir()
+    (content / "citesearch.yml").write_text("title: Tabs\nmarkdown_extensions:\n  - pymdownx.superfences\n"
+                                            "  - pymdownx.tabbed:\n      alternate_style: false\n", encoding="utf-8")
+    (content / "index.md").write_text('# Setup\n\nInstall the guide first.\n\n'
+                                      '=== "Python"\n\n    Install the pelican package with pip.\n\n'
+                                      '=== "Shell"\n\n    Run the cormorant command to count the birds.\n',
+                                      encoding="utf-8")
+    site = build_site(content, tmp_path / "site")
+    with serve(site) as url:
+        page.goto(url + "index.html")
+        ask(page, "cormorant")
+        link = page.locator(OPTIONS).first.locator("a").evaluate("a => a.href").split(":~:")[0]
+        page.goto(link)
+        page.wait_for_function("() => document.querySelector('.tabbed-content mark.citesearch-term')?.checkVisibility()")
+        assert page.evaluate("[...document.querySelectorAll('.tabbed-set > input')].map(i => i.checked)") == [False, True]

@@ -381,10 +381,14 @@ function mountAll() {
 mountAll();
 async function land({ scroll = false } = {}) {
   try {
-    const blocks = await highlightLanding(document.querySelector("#content") || document.body, location.href, engine.modules);
-    const target = scroll && blocks ? document.getElementById(landingTarget(location.href).anchor) : null;
+    let revealed = null; // a word the page hid in a closed note or another tab
+    const blocks = await highlightLanding(document.querySelector("#content") || document.body, location.href,
+                                          engine.modules, (word) => { revealed = word; });
+    const target = revealed || (scroll && blocks ? document.getElementById(landingTarget(location.href).anchor) : null);
     // After the navigation's own scrolling, which runs once this page is announced.
-    if (target) requestAnimationFrame(() => setTimeout(() => target.scrollIntoView(), 0));
+    // A revealed word to the middle: a fixed header does not cover it.
+    const where = revealed ? { block: "center" } : undefined;
+    if (target) requestAnimationFrame(() => setTimeout(() => target.scrollIntoView(where), 0));
   } catch (error) {
     console.warn("citesearch: could not highlight the passage:", error);
   }

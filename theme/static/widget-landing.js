@@ -61,8 +61,51 @@ function clearLanding(root) {
   delete root.dataset.citesearchLanded;
 }
 
+// The radio input that shows `panel`, if `panel` is one tab of a set of
+// content tabs drawn by CSS from checked radios: pymdownx.tabbed (both
+// styles, as MkDocs, Material and Zensical render it) and sphinx-design.
+function tabRadio(panel) {
+  if (panel.matches(".tabbed-set > .tabbed-content > .tabbed-block")) {
+    // Alternate style: the n-th block is shown by the set's n-th radio.
+    const set = panel.parentElement.parentElement;
+    const index = [...panel.parentElement.children].indexOf(panel);
+    return set.querySelectorAll(":scope > input[type=radio]")[index] || null;
+  }
+  if (panel.matches(".tabbed-set > .tabbed-content, .sd-tab-set > .sd-tab-content")) {
+    // Classic style: radio, label, panel, in turn; the label names its radio.
+    const label = panel.previousElementSibling;
+    const radio = label?.tagName === "LABEL" && document.getElementById(label.htmlFor);
+    return radio?.type === "radio" ? radio : null;
+  }
+  return null;
+}
+
+// A passage in a closed <details> or an unselected content tab cannot be
+// seen, and a link to it scrolls nowhere: open and select what hides it.
+// Returns whether anything was hidden.
+export function reveal(block) {
+  let hidden = false;
+  for (let node = block; node && node !== document.body; node = node.parentElement) {
+    if (node.tagName === "DETAILS" && !node.open) {
+      node.open = true;
+      hidden = true;
+    }
+    const radio = tabRadio(node);
+    if (radio && !radio.checked) {
+      radio.checked = true;
+      // Material moves its tab indicator on the change, as after a click.
+      radio.dispatchEvent(new Event("change", { bubbles: true }));
+      hidden = true;
+    }
+  }
+  return hidden;
+}
+
 // Highlights the chunk named in the URL; returns the number of blocks found.
-export async function highlightLanding(root, href, loadModules) {
+// A chunk may hold a whole tab set or note: what is revealed is where its
+// first marked word is. `onRevealed(element)` is called with that word when it
+// was hidden (see `reveal`): the page could not scroll to it by itself.
+export async function highlightLanding(root, href, loadModules, onRevealed = () => {}) {
   clearLanding(root);
   const target = landingTarget(href);
   if (!target) return 0;
@@ -71,6 +114,9 @@ export async function highlightLanding(root, href, loadModules) {
   for (const block of blocks) block.classList.add("citesearch-landed");
   const modules = await loadModules();
   for (const block of blocks) markWords(block, target.query, modules);
+  const shown = blocks.map((block) => block.querySelector("mark.citesearch-term") || block);
+  const hidden = shown.filter(reveal);
+  if (hidden.length) onRevealed(hidden[0]);
   root.dataset.citesearchLanded = target.anchor;
   return blocks.length;
 }
