@@ -264,7 +264,7 @@ def test_the_mkdocs_plugin_and_citesearch_index_put_the_same_widget_tags_into_a_
 
     head, box, scripts = widget(by_index)
     assert (head, box, scripts) == widget(by_mkdocs)
-    assert any("importmap" in tag for tag in head) and 'data-page-lang="ru"' in box and "citesearch.js?v=" in scripts[-1]
+    assert any("modulepreload" in tag for tag in head) and 'data-page-lang="ru"' in box and "citesearch.js?v=" in scripts[-1]
 
 
 def test_an_exclude_selector_that_matches_inside_the_content_leaves_that_part_out_not_the_page():

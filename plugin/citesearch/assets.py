@@ -38,7 +38,7 @@ SIBLING_SPECIFIER = re.compile(r'^((?:import|export)\b[^;]*?["\']\./[\w.-]+\.js)
 class WidgetAssets:
     files: dict[str, bytes | Path]  # path under the assets folder -> content or source file
     version: str  # hash of every file: a redeployed site never mixes old and new modules
-    modules: tuple[str, ...]  # top-level ES modules, for the page's import map
+    modules: tuple[str, ...]  # top-level ES modules: their sibling imports are stamped with the version
     # What every page loads before the box works: the entry module and its static
     # imports, preloaded so none waits for its parent. The search modules are
     # not: they load on the box's first focus, beside the manifest and lunr.

@@ -42,12 +42,12 @@ class WidgetTags:
     def head(self, root: str) -> str:
         """The tags for <head> of a page ``root`` away from the site's root (``../``), one a line."""
         assets, version = f"{root}{self.assets_dir}/", self.version
-        imports = ", ".join(f'"{assets}{name}": "{assets}{name}?v={version}"' for name in self.assets.modules)
-        # The box's modules download at once, not as each import is discovered.
+        # No import map: the modules import each other stamped with the version
+        # (assets.versioned_imports). The box's modules download at once, not
+        # as each import is discovered.
         preloads = "".join(f'<link rel="modulepreload" href="{assets}{name}?v={version}">\n' for name in self.assets.preloads)
         return (
             f'<meta name="citesearch:search" content="{root}{self.search_dir}/" data-root="{root}">\n'
-            f'<script type="importmap">{{"imports": {{{imports}}}}}</script>\n'
             f"{preloads}"
             f'<link rel="stylesheet" href="{assets}search.css?v={version}">\n'
         )
