@@ -93,12 +93,13 @@ def index_site(
             cache = PageCache(cache_dir)
         except (OSError, sqlite3.Error) as exc:
             warnings.append(Problem(shown_name(cache_dir), 1, f"index cache disabled: {exc}; indexed without it"))
-    job = _Job(options, widget, stage if cache is not None else None)
     pages: list[SearchPage] = []
     skipped: Counter[str] = Counter()
     rewritten = 0
     staged = _InPlace(out) if in_place else StagedSite(out)
     with staged, contextlib.ExitStack() as held:
+        staged._folder()  # made before the readers fork: they write the pages they rewrite into it
+        job = _Job(options, widget, stage if cache is not None else None, staged)
         entries = walk_site(site, warnings)
         # First each page's key and cached reading (its bytes are not kept: a large site's pages would all
         # be in memory); the pages the cache does not know are read in order, on two processes, as they come.
@@ -117,10 +118,10 @@ def index_site(
                 _carry(staged, rel, path, in_place)
                 continue
             key, result = known.pop(rel)
-            output = None
+            output, written = None, None
             if result is None:
                 read_now = next(fresh)
-                result, output = read_now.result, read_now.output
+                result, written = read_now.result, read_now.written
                 if result.page is not None:
                     result = replace(result, page=_received(result.page))
                 if cache is not None:
@@ -138,7 +139,10 @@ def index_site(
                 pages.append(result.page)
             elif result.skipped:
                 skipped[result.skipped] += 1
-            if output is not None:
+            if written is not None:  # the reader wrote it
+                rewritten += 1
+                staged.sizes[rel] = written
+            elif output is not None:
                 rewritten += 1
                 staged[rel] = output
             else:
@@ -189,14 +193,15 @@ class _Job:
     options: IndexOptions
     widget: WidgetTags
     stage: str | None
+    staged: StagedSite  # where a page read and rewritten is written, by its reader
 
 
 @dataclass(frozen=True)
 class _ReadNow:
-    """A page read this run: its reading (terms counted, no output), the page to write, and its cache rows."""
+    """A page read this run: its reading (terms counted, no output), the bytes of the page it wrote, and its cache rows."""
 
     result: ReadPage
-    output: bytes | None
+    written: int | None  # None: the page is left as it is
     packed: tuple[tuple[str, bytes], ...]  # (key, PageCache row) under the bytes read, and the bytes written
 
 
@@ -208,7 +213,8 @@ def read_pages(todo: list[tuple[str, Path]], job: _Job) -> Iterator[Iterator[_Re
     """Each page read, in order.
 
     On two forked processes (as the build's parse workers) when there are enough pages to pay for them;
-    the readers also count each chunk's terms and pack the cache rows, so both cores share that work too.
+    the readers also write the pages they rewrite, count each chunk's terms and pack the cache rows, so
+    both cores share that work too.
     """
     global _JOB
     _JOB = job
@@ -236,9 +242,11 @@ def _read_file(rel: str, path: Path) -> _ReadNow:
         packed = ((page_key(_JOB.stage, rel, data), pack(result)),)
         if output is not None:  # the page as written: known to the next run too
             packed += ((page_key(_JOB.stage, rel, output), pack(replace(result, output=None))),)
+    if output is not None:  # written here: a large site's pages (~100 MB) are not sent back to the main process
+        _JOB.staged[rel] = output
     if result.page is not None:
         result = replace(result, page=replace(result.page, chunks=_with_terms(result.page.chunks)))
-    return _ReadNow(replace(result, output=None), output, packed)
+    return _ReadNow(replace(result, output=None), len(output) if output is not None else None, packed)
 
 
 def _with_terms(chunks: tuple[Chunk, ...]) -> tuple[Chunk, ...]:
