@@ -103,12 +103,13 @@ def index_site(
         entries = walk_site(site, warnings)
         # First each page's key and cached reading (its bytes are not kept: a large site's pages would all
         # be in memory); the pages the cache does not know are read in order, on two processes, as they come.
-        known: dict[str, tuple[str, ReadPage | None]] = {}
+        # Without a cache, or with an empty one (a first run), no page is read or hashed for it here.
+        lookup = cache is not None and not cache.empty
+        known: dict[str, ReadPage | None] = {}
         for rel, path, kind in entries:
             if kind == "file" and rel.lower().endswith(PAGE_SUFFIXES):
-                key = page_key(stage, rel, read_regular(path))
-                known[rel] = (key, cache.get(key) if cache is not None else None)
-        todo = [(rel, path) for rel, path, _ in entries if rel in known and known[rel][1] is None]
+                known[rel] = cache.get(page_key(stage, rel, read_regular(path))) if lookup else None  # type: ignore[union-attr]
+        todo = [(rel, path) for rel, path, _ in entries if rel in known and known[rel] is None]
         fresh = held.enter_context(read_pages(todo, job))
         for rel, path, kind in entries:
             if kind == "link":
@@ -117,7 +118,7 @@ def index_site(
             if rel not in known:
                 _carry(staged, rel, path, in_place)
                 continue
-            key, result = known.pop(rel)
+            result = known.pop(rel)
             output, written = None, None
             if result is None:
                 read_now = next(fresh)
