@@ -112,3 +112,17 @@ def test_postings_read_from_packed_counts_with_numpy_are_those_read_term_by_term
         assert list(field.keys) == list(wanted.keys)
         assert field.large == wanted.large
         assert list(field.lengths) == list(wanted.lengths)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(_field, _field, _field), min_size=1, max_size=6), st.lists(st.sampled_from(["b", "data", "new"]), max_size=3))
+def test_counts_packed_in_a_pages_own_numbers_renumber_to_this_processs(chunks, known):
+    """What a reader sends (``packed`` in the page's vocabulary) becomes, renumbered, what ``packed`` makes here."""
+    lunr_index.numbered(known)  # terms this process numbered before the page came
+    vocabulary: dict[str, int] = {}
+    counts = [tuple((tuple(t for t, _ in field), tuple(n for _, n in field)) for field in fields) for fields in chunks]
+    sent = [lunr_index.packed(c, vocabulary) for c in counts]
+    numbers = lunr_index.numbered(tuple(vocabulary))
+    for data, c in zip(sent, counts):
+        assert lunr_index.renumbered(data, numbers) == lunr_index.packed(c)
+        assert lunr_index.unpacked(lunr_index.renumbered(data, numbers)) == c

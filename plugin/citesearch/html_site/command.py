@@ -29,7 +29,7 @@ from ..engine import contract
 from ..errors import ContentError, Problem, UsageError
 from ..model import Chunk
 from ..pipeline.index import SearchPage, build_search_files
-from ..pipeline.lunr_index import field_counts, packed
+from ..pipeline.lunr_index import field_counts, numbered, packed, renumbered
 from ..pipeline.output_folder import MARKER_NAME, check_output_folder
 from ..pipeline.parse import PARALLEL_MIN_DOCUMENTS, die_with_parent, fork_is_safe
 from ..pipeline.source_files import read_regular, shown_name
@@ -124,7 +124,7 @@ def index_site(
                 read_now = next(fresh)
                 result, written = read_now.result, read_now.written
                 if result.page is not None:
-                    result = replace(result, page=_received(result.page))
+                    result = replace(result, page=_received(result.page, read_now.terms))
                 if cache is not None:
                     for row_key, row in read_now.packed:
                         cache.put_packed(row_key, row)
@@ -204,6 +204,7 @@ class _ReadNow:
     result: ReadPage
     written: int | None  # None: the page is left as it is
     packed: tuple[tuple[str, bytes], ...]  # (key, PageCache row) under the bytes read, and the bytes written
+    terms: tuple[str, ...]  # the page's terms, by their numbers in its chunks' packed counts
 
 
 _JOB: _Job | None = None  # what forked workers read pages with
@@ -238,27 +239,33 @@ def _read_file(rel: str, path: Path) -> _ReadNow:
     data = read_regular(path)
     result = _read(data, rel, _JOB.options, _JOB.widget)
     output = result.output.encode() if result.output is not None else None
-    packed: tuple[tuple[str, bytes], ...] = ()
+    rows: tuple[tuple[str, bytes], ...] = ()
     if _JOB.stage is not None:
-        packed = ((page_key(_JOB.stage, rel, data), pack(result)),)
+        rows = ((page_key(_JOB.stage, rel, data), pack(result)),)
         if output is not None:  # the page as written: known to the next run too
-            packed += ((page_key(_JOB.stage, rel, output), pack(replace(result, output=None))),)
+            rows += ((page_key(_JOB.stage, rel, output), pack(replace(result, output=None))),)
     if output is not None:  # written here: a large site's pages (~100 MB) are not sent back to the main process
         _JOB.staged[rel] = output
+    terms: tuple[str, ...] = ()
     if result.page is not None:
-        result = replace(result, page=replace(result.page, chunks=_with_terms(result.page.chunks)))
-    return _ReadNow(replace(result, output=None), len(output) if output is not None else None, packed)
+        chunks, terms = _with_terms(result.page.chunks)
+        result = replace(result, page=replace(result.page, chunks=chunks))
+    return _ReadNow(replace(result, output=None), len(output) if output is not None else None, rows, terms)
 
 
-def _with_terms(chunks: tuple[Chunk, ...]) -> tuple[Chunk, ...]:
-    """Chunks carrying their term counts (``lunr_index.field_counts``), as the build's parse workers make them."""
-    return tuple(replace(c, terms=field_counts(c.heading_path[0], c.heading_text, c.text, cache_text=False)) for c in chunks)
+def _with_terms(chunks: tuple[Chunk, ...]) -> tuple[tuple[Chunk, ...], tuple[str, ...]]:
+    """Chunks carrying their term counts (``lunr_index.field_counts``) packed in the page's own numbers, and the
+    page's terms by number: each term crosses to the main process once a page, as a few ints per chunk."""
+    vocabulary: dict[str, int] = {}
+    counted = tuple(replace(c, terms=packed(field_counts(c.heading_path[0], c.heading_text, c.text, cache_text=False), vocabulary))
+                    for c in chunks)
+    return counted, tuple(vocabulary)
 
 
-def _received(page: SearchPage) -> SearchPage:
-    """A page from a reader: its terms packed as numbers of shared strings, as the build's parse results are
-    (``lunr_index.packed``; a string object each when unpickled)."""
-    return replace(page, chunks=tuple(replace(c, terms=packed(c.terms)) if c.terms else c for c in page.chunks))
+def _received(page: SearchPage, terms: tuple[str, ...]) -> SearchPage:
+    """A page from a reader: its terms in this process's numbers, as the build's parse results are (``lunr_index.packed``)."""
+    numbers = numbered(terms)
+    return replace(page, chunks=tuple(replace(c, terms=renumbered(c.terms, numbers)) for c in page.chunks))
 
 
 def _read(data: bytes, rel: str, options: IndexOptions, widget: WidgetTags) -> ReadPage:

@@ -83,23 +83,46 @@ _TERMS: list[str] = []
 _NUMBERS: dict[str, int] = {}
 
 
-def packed(counts: FieldCounts) -> array:
+def packed(counts: FieldCounts, vocabulary: dict[str, int] | None = None) -> array:
     """A chunk's counts in one array of C ints: per field its distinct-term count, then the terms' numbers and counts.
 
     Held for every chunk of a site until it is indexed: as tuples of strings
     and ints they were the largest part of a parsed page (~11 KB of 29).
+    Terms are numbered in this process's vocabulary, or in ``vocabulary``
+    (a page's own, for another process to ``renumbered`` them).
     """
-    numbers = _NUMBERS
     packed_ = array("i", [len(distinct) for distinct, _ in counts])
     for distinct, counts_ in counts:
-        for term in distinct:
-            number = numbers.get(term)
-            if number is None:
-                number = numbers[term] = len(_TERMS)
-                _TERMS.append(term)
-            packed_.append(number)
+        packed_.extend(numbered(distinct, vocabulary))
         packed_.extend(counts_)
     return packed_
+
+
+def numbered(terms: Iterable[str], vocabulary: dict[str, int] | None = None) -> list[int]:
+    """Each term's number in this process's vocabulary (or in ``vocabulary``); a new term gets the next one."""
+    numbers = _NUMBERS if vocabulary is None else vocabulary
+    listed = _TERMS if vocabulary is None else None
+    found = []
+    for term in terms:
+        number = numbers.get(term)
+        if number is None:
+            number = numbers[term] = len(numbers)
+            if listed is not None:
+                listed.append(term)
+        found.append(number)
+    return found
+
+
+def renumbered(data: array, numbers: Sequence[int]) -> array:
+    """``packed`` counts in a vocabulary of their own, in this process's numbers (``numbers[n]``: term n's)."""
+    fields = len(contract.FIELDS)
+    out = array("i", data[:fields])
+    at = fields
+    for size in data[:fields]:
+        out.extend(map(numbers.__getitem__, data[at:at + size]))
+        out.extend(data[at + size:at + 2 * size])
+        at += 2 * size
+    return out
 
 
 def unpacked(data: array) -> FieldCounts:
