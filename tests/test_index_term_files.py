@@ -86,3 +86,43 @@ def test_a_negative_posting_number_is_refused_by_both_encoders():
         index.base64_strings(numpy.array([3, -1], dtype=numpy.int64), numpy.array([0, 2]))
     with pytest.raises(ValueError, match="never negative"):
         index.base64_numbers([3, -1])
+
+
+_field = st.lists(st.tuples(st.sampled_from(["a", "b", "ab", "é", "\U0001f600", "data", "x1", "zz" * 20]),
+                            st.sampled_from([1, 2, 7, 65_534, 65_535, 70_000])), max_size=6, unique_by=lambda pair: pair[0])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.tuples(_field, _field, _field)), min_size=1, max_size=30), st.integers(1, 8))
+def test_postings_read_from_packed_counts_with_numpy_are_those_read_term_by_term(drawn, block):
+    """``_packed_field_postings`` (numpy, blocks of chunks) gives the keys, large counts, lengths and term
+    numbers of ``_field_postings``: chunks with packed counts (as from the readers) or plain tuples, in any mix,
+    counts from 65,535 on kept apart."""
+    chunks = []
+    for n, (pack, fields) in enumerate(drawn):
+        counts = tuple((tuple(term for term, _ in field), tuple(count for _, count in field)) for field in fields)
+        chunks.append(Chunk("p", f"c{n}", ("t",), "text", "en", terms=lunr_index.packed(counts) if pack else counts))
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(lunr_index, "_PACKED_BLOCK", block)
+        fields, term_index = lunr_index._packed_field_postings(chunks)
+    expected, expected_index = lunr_index._field_postings(lunr_index.ChunkCounts(chunks))
+    assert term_index == expected_index
+    assert list(term_index) == list(expected_index)  # first-seen order: lunr.py's term numbers
+    for field, wanted in zip(fields, expected):
+        assert list(field.keys) == list(wanted.keys)
+        assert field.large == wanted.large
+        assert list(field.lengths) == list(wanted.lengths)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(_field, _field, _field), min_size=1, max_size=6), st.lists(st.sampled_from(["b", "data", "new"]), max_size=3))
+def test_counts_packed_in_a_pages_own_numbers_renumber_to_this_processs(chunks, known):
+    """What a reader sends (``packed`` in the page's vocabulary) becomes, renumbered, what ``packed`` makes here."""
+    lunr_index.numbered(known)  # terms this process numbered before the page came
+    vocabulary: dict[str, int] = {}
+    counts = [tuple((tuple(t for t, _ in field), tuple(n for _, n in field)) for field in fields) for fields in chunks]
+    sent = [lunr_index.packed(c, vocabulary) for c in counts]
+    numbers = lunr_index.numbered(tuple(vocabulary))
+    for data, c in zip(sent, counts):
+        assert lunr_index.renumbered(data, numbers) == lunr_index.packed(c)
+        assert lunr_index.unpacked(lunr_index.renumbered(data, numbers)) == c

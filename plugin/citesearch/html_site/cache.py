@@ -41,6 +41,7 @@ class PageCache:
             raise sqlite3.DatabaseError(f"{folder / DATABASE} is not a citesearch index cache")
         self.db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         self.db.execute("CREATE TABLE IF NOT EXISTS pages (key TEXT PRIMARY KEY, value BLOB NOT NULL)")
+        (self.empty,) = self.db.execute("SELECT NOT EXISTS (SELECT 1 FROM pages)").fetchone()  # a first run: nothing to look up
         self.used: set[str] = set()
         self.new: dict[str, bytes] = {}
 

@@ -29,7 +29,7 @@ from ..engine import contract
 from ..errors import ContentError, Problem, UsageError
 from ..model import Chunk
 from ..pipeline.index import SearchPage, build_search_files
-from ..pipeline.lunr_index import field_counts, packed
+from ..pipeline.lunr_index import field_counts, numbered, packed, renumbered
 from ..pipeline.output_folder import MARKER_NAME, check_output_folder
 from ..pipeline.parse import PARALLEL_MIN_DOCUMENTS, die_with_parent, fork_is_safe
 from ..pipeline.source_files import read_regular, shown_name
@@ -93,21 +93,23 @@ def index_site(
             cache = PageCache(cache_dir)
         except (OSError, sqlite3.Error) as exc:
             warnings.append(Problem(shown_name(cache_dir), 1, f"index cache disabled: {exc}; indexed without it"))
-    job = _Job(options, widget, stage if cache is not None else None)
     pages: list[SearchPage] = []
     skipped: Counter[str] = Counter()
     rewritten = 0
     staged = _InPlace(out) if in_place else StagedSite(out)
     with staged, contextlib.ExitStack() as held:
+        staged._folder()  # made before the readers fork: they write the pages they rewrite into it
+        job = _Job(options, widget, stage if cache is not None else None, staged)
         entries = walk_site(site, warnings)
         # First each page's key and cached reading (its bytes are not kept: a large site's pages would all
         # be in memory); the pages the cache does not know are read in order, on two processes, as they come.
-        known: dict[str, tuple[str, ReadPage | None]] = {}
+        # Without a cache, or with an empty one (a first run), no page is read or hashed for it here.
+        lookup = cache is not None and not cache.empty
+        known: dict[str, ReadPage | None] = {}
         for rel, path, kind in entries:
             if kind == "file" and rel.lower().endswith(PAGE_SUFFIXES):
-                key = page_key(stage, rel, read_regular(path))
-                known[rel] = (key, cache.get(key) if cache is not None else None)
-        todo = [(rel, path) for rel, path, _ in entries if rel in known and known[rel][1] is None]
+                known[rel] = cache.get(page_key(stage, rel, read_regular(path))) if lookup else None  # type: ignore[union-attr]
+        todo = [(rel, path) for rel, path, _ in entries if rel in known and known[rel] is None]
         fresh = held.enter_context(read_pages(todo, job))
         for rel, path, kind in entries:
             if kind == "link":
@@ -116,13 +118,13 @@ def index_site(
             if rel not in known:
                 _carry(staged, rel, path, in_place)
                 continue
-            key, result = known.pop(rel)
-            output = None
+            result = known.pop(rel)
+            output, written = None, None
             if result is None:
                 read_now = next(fresh)
-                result, output = read_now.result, read_now.output
+                result, written = read_now.result, read_now.written
                 if result.page is not None:
-                    result = replace(result, page=_received(result.page))
+                    result = replace(result, page=_received(result.page, read_now.terms))
                 if cache is not None:
                     for row_key, row in read_now.packed:
                         cache.put_packed(row_key, row)
@@ -138,7 +140,10 @@ def index_site(
                 pages.append(result.page)
             elif result.skipped:
                 skipped[result.skipped] += 1
-            if output is not None:
+            if written is not None:  # the reader wrote it
+                rewritten += 1
+                staged.sizes[rel] = written
+            elif output is not None:
                 rewritten += 1
                 staged[rel] = output
             else:
@@ -189,15 +194,17 @@ class _Job:
     options: IndexOptions
     widget: WidgetTags
     stage: str | None
+    staged: StagedSite  # where a page read and rewritten is written, by its reader
 
 
 @dataclass(frozen=True)
 class _ReadNow:
-    """A page read this run: its reading (terms counted, no output), the page to write, and its cache rows."""
+    """A page read this run: its reading (terms counted, no output), the bytes of the page it wrote, and its cache rows."""
 
     result: ReadPage
-    output: bytes | None
+    written: int | None  # None: the page is left as it is
     packed: tuple[tuple[str, bytes], ...]  # (key, PageCache row) under the bytes read, and the bytes written
+    terms: tuple[str, ...]  # the page's terms, by their numbers in its chunks' packed counts
 
 
 _JOB: _Job | None = None  # what forked workers read pages with
@@ -208,7 +215,8 @@ def read_pages(todo: list[tuple[str, Path]], job: _Job) -> Iterator[Iterator[_Re
     """Each page read, in order.
 
     On two forked processes (as the build's parse workers) when there are enough pages to pay for them;
-    the readers also count each chunk's terms and pack the cache rows, so both cores share that work too.
+    the readers also write the pages they rewrite, count each chunk's terms and pack the cache rows, so
+    both cores share that work too.
     """
     global _JOB
     _JOB = job
@@ -231,25 +239,33 @@ def _read_file(rel: str, path: Path) -> _ReadNow:
     data = read_regular(path)
     result = _read(data, rel, _JOB.options, _JOB.widget)
     output = result.output.encode() if result.output is not None else None
-    packed: tuple[tuple[str, bytes], ...] = ()
+    rows: tuple[tuple[str, bytes], ...] = ()
     if _JOB.stage is not None:
-        packed = ((page_key(_JOB.stage, rel, data), pack(result)),)
+        rows = ((page_key(_JOB.stage, rel, data), pack(result)),)
         if output is not None:  # the page as written: known to the next run too
-            packed += ((page_key(_JOB.stage, rel, output), pack(replace(result, output=None))),)
+            rows += ((page_key(_JOB.stage, rel, output), pack(replace(result, output=None))),)
+    if output is not None:  # written here: a large site's pages (~100 MB) are not sent back to the main process
+        _JOB.staged[rel] = output
+    terms: tuple[str, ...] = ()
     if result.page is not None:
-        result = replace(result, page=replace(result.page, chunks=_with_terms(result.page.chunks)))
-    return _ReadNow(replace(result, output=None), output, packed)
+        chunks, terms = _with_terms(result.page.chunks)
+        result = replace(result, page=replace(result.page, chunks=chunks))
+    return _ReadNow(replace(result, output=None), len(output) if output is not None else None, rows, terms)
 
 
-def _with_terms(chunks: tuple[Chunk, ...]) -> tuple[Chunk, ...]:
-    """Chunks carrying their term counts (``lunr_index.field_counts``), as the build's parse workers make them."""
-    return tuple(replace(c, terms=field_counts(c.heading_path[0], c.heading_text, c.text, cache_text=False)) for c in chunks)
+def _with_terms(chunks: tuple[Chunk, ...]) -> tuple[tuple[Chunk, ...], tuple[str, ...]]:
+    """Chunks carrying their term counts (``lunr_index.field_counts``) packed in the page's own numbers, and the
+    page's terms by number: each term crosses to the main process once a page, as a few ints per chunk."""
+    vocabulary: dict[str, int] = {}
+    counted = tuple(replace(c, terms=packed(field_counts(c.heading_path[0], c.heading_text, c.text, cache_text=False), vocabulary))
+                    for c in chunks)
+    return counted, tuple(vocabulary)
 
 
-def _received(page: SearchPage) -> SearchPage:
-    """A page from a reader: its terms packed as numbers of shared strings, as the build's parse results are
-    (``lunr_index.packed``; a string object each when unpickled)."""
-    return replace(page, chunks=tuple(replace(c, terms=packed(c.terms)) if c.terms else c for c in page.chunks))
+def _received(page: SearchPage, terms: tuple[str, ...]) -> SearchPage:
+    """A page from a reader: its terms in this process's numbers, as the build's parse results are (``lunr_index.packed``)."""
+    numbers = numbered(terms)
+    return replace(page, chunks=tuple(replace(c, terms=renumbered(c.terms, numbers)) for c in page.chunks))
 
 
 def _read(data: bytes, rel: str, options: IndexOptions, widget: WidgetTags) -> ReadPage:

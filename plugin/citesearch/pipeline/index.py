@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -161,12 +162,20 @@ def encoded(row: list) -> list:
 def _with_weight_table(numbers: list[int], plain: str) -> str:
     """The list with its weights as positions in a table of its distinct
     weights, most frequent first, when that is shorter enough than ``plain``."""
+    return _shorter(contract.POSTING_TABLE_MARK + base64_numbers(_tabled(numbers)), plain)
+
+
+def _tabled(numbers: list[int]) -> list[int]:
+    """``[table size, *table, ref gap, weight's position, ...]``: the numbers of the list written with a weight table."""
     counts = Counter(numbers[1::2])
     table = sorted(counts, key=lambda weight: (-counts[weight], weight))
     position = {weight: i for i, weight in enumerate(table)}
     tabled = numbers.copy()
     tabled[1::2] = [position[weight] for weight in numbers[1::2]]
-    text = contract.POSTING_TABLE_MARK + base64_numbers([len(table), *table, *tabled])
+    return [len(table), *table, *tabled]
+
+
+def _shorter(text: str, plain: str) -> str:
     return text if len(text) <= (1 - contract.POSTING_TABLE_SAVING) * len(plain) else plain
 
 
@@ -209,9 +218,13 @@ def encoded_batch(weighed: Weighed, boosts=None) -> Iterator[tuple[list, int]]:
         numbers[0::2] = gaps
         numbers[1::2] = numpy.rint(weights * 1000)  # exact: weights are rounded to 3 decimals
         strings = base64_strings(numbers, bounds * 2)
-        for k in numpy.flatnonzero(numpy.diff(bounds) >= contract.POSTING_TABLE_MIN).tolist():
-            listed = numbers[2 * bounds[k]:2 * bounds[k + 1]].tolist()
-            strings[k] = _with_weight_table(listed, strings[k])  # format 6, as ``encoded``
+        long = numpy.flatnonzero(numpy.diff(bounds) >= contract.POSTING_TABLE_MIN).tolist()
+        if long:  # format 6, as ``encoded``: every long list's tabled numbers encoded at once
+            tabled = [_tabled(numbers[2 * bounds[k]:2 * bounds[k + 1]].tolist()) for k in long]
+            ends = numpy.cumsum([0, *map(len, tabled)])
+            flat = numpy.fromiter(itertools.chain.from_iterable(tabled), dtype=numpy.int64, count=int(ends[-1]))
+            for k, text in zip(long, base64_strings(flat, ends)):
+                strings[k] = _shorter(contract.POSTING_TABLE_MARK + text, strings[k])
         by_field.append(strings)
         sizes += 4 * numpy.diff(bounds)
     for k, term in enumerate(weighed.terms):

@@ -83,23 +83,46 @@ _TERMS: list[str] = []
 _NUMBERS: dict[str, int] = {}
 
 
-def packed(counts: FieldCounts) -> array:
+def packed(counts: FieldCounts, vocabulary: dict[str, int] | None = None) -> array:
     """A chunk's counts in one array of C ints: per field its distinct-term count, then the terms' numbers and counts.
 
     Held for every chunk of a site until it is indexed: as tuples of strings
     and ints they were the largest part of a parsed page (~11 KB of 29).
+    Terms are numbered in this process's vocabulary, or in ``vocabulary``
+    (a page's own, for another process to ``renumbered`` them).
     """
-    numbers = _NUMBERS
     packed_ = array("i", [len(distinct) for distinct, _ in counts])
     for distinct, counts_ in counts:
-        for term in distinct:
-            number = numbers.get(term)
-            if number is None:
-                number = numbers[term] = len(_TERMS)
-                _TERMS.append(term)
-            packed_.append(number)
+        packed_.extend(numbered(distinct, vocabulary))
         packed_.extend(counts_)
     return packed_
+
+
+def numbered(terms: Iterable[str], vocabulary: dict[str, int] | None = None) -> list[int]:
+    """Each term's number in this process's vocabulary (or in ``vocabulary``); a new term gets the next one."""
+    numbers = _NUMBERS if vocabulary is None else vocabulary
+    listed = _TERMS if vocabulary is None else None
+    found = []
+    for term in terms:
+        number = numbers.get(term)
+        if number is None:
+            number = numbers[term] = len(numbers)
+            if listed is not None:
+                listed.append(term)
+        found.append(number)
+    return found
+
+
+def renumbered(data: array, numbers: Sequence[int]) -> array:
+    """``packed`` counts in a vocabulary of their own, in this process's numbers (``numbers[n]``: term n's)."""
+    fields = len(contract.FIELDS)
+    out = array("i", data[:fields])
+    at = fields
+    for size in data[:fields]:
+        out.extend(map(numbers.__getitem__, data[at:at + size]))
+        out.extend(data[at + size:at + 2 * size])
+        at += 2 * size
+    return out
 
 
 def unpacked(data: array) -> FieldCounts:
@@ -261,8 +284,56 @@ def weighed_batches(documents: Sequence[FieldCounts], page_starts: Sequence[int]
     """``term_row_batches`` with numpy, each field's postings left as arrays (``Weighed``): no Python
     float or int per posting, for the search files' writer to encode whole (``index.encoded_batch``)."""
     if documents:
-        fields, term_index = _field_postings(documents)
+        packed_ = isinstance(documents, ChunkCounts)
+        fields, term_index = _packed_field_postings(documents.chunks) if packed_ else _field_postings(documents)
         yield from _weighed_ranges(documents, fields, term_index, page_starts)
+
+
+def _packed_field_postings(chunks: Sequence[Chunk]) -> tuple[list[_FieldPostings], dict[str, int]]:
+    """``_field_postings`` of the chunks' counts taken ``packed`` and read with numpy, a block of chunks at
+    a time: no term string is looked up per chunk (a setdefault per distinct term of each chunk field
+    was most of this pass)."""
+    import numpy
+
+    fields = [_FieldPostings(len(chunks)) for _ in contract.FIELDS]
+    local = numpy.full(len(_TERMS), -1, dtype=numpy.int64)  # global term number -> lunr.py's (first seen)
+    seen: list = []  # global numbers in first-seen order
+    for lo in range(0, len(chunks), _PACKED_BLOCK):
+        arrays = [chunk.terms if isinstance(chunk.terms, array) else packed(chunk_counts(chunk))
+                  for chunk in chunks[lo:lo + _PACKED_BLOCK]]
+        if len(_TERMS) > len(local):  # chunks without packed counts packed just now: new terms
+            local = numpy.concatenate((local, numpy.full(len(_TERMS) - len(local), -1, dtype=numpy.int64)))
+        flat = numpy.frombuffer(b"".join(a.tobytes() for a in arrays), dtype=numpy.intc).astype(numpy.int64)
+        starts = numpy.cumsum([0, *map(len, arrays[:-1])])
+        sizes = flat[starts[:, None] + numpy.arange(len(fields))]  # distinct terms of each chunk's fields
+        at = starts + len(fields)  # where each chunk's first field's terms start
+        where = []
+        for f in range(len(fields)):
+            size = sizes[:, f]
+            total = int(size.sum())
+            ids_at = numpy.repeat(at - (numpy.cumsum(size) - size), size) + numpy.arange(total)
+            where.append((ids_at, numpy.repeat(size, size), numpy.repeat(numpy.arange(lo, lo + len(arrays)), size)))
+            at = at + 2 * size
+        # lunr.py numbers the terms as first seen, chunk by chunk and field by field: the order of ``flat``
+        is_term = numpy.zeros(len(flat), dtype=bool)
+        for ids_at, _, _ in where:
+            is_term[ids_at] = True
+        terms = flat[is_term]
+        new = terms[local[terms] < 0]
+        if len(new):
+            unique, first = numpy.unique(new, return_index=True)
+            order = unique[numpy.argsort(first)]
+            local[order] = numpy.arange(len(seen), len(seen) + len(order))
+            seen.extend(order.tolist())
+        for field, (ids_at, size, documents) in zip(fields, where):
+            counts = flat[ids_at + size]
+            field.extend_packed(local[flat[ids_at]], documents, counts)
+            summed = numpy.bincount(documents - lo, weights=counts, minlength=len(arrays)).astype(numpy.int64)
+            field.lengths[lo:lo + len(arrays)] = array("q", summed.tolist())
+    return fields, {_TERMS[g]: n for n, g in enumerate(seen)}
+
+
+_PACKED_BLOCK = 4096  # chunks read with numpy at a time: a few MB of temporaries
 
 
 @dataclass
