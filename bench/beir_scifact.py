@@ -3,6 +3,7 @@
     pip install pytrec-eval-terrier             # trec_eval's measures, as BEIR computes them
     python bench/beir_scifact.py                # this tree's engine
     python bench/beir_scifact.py --v1-plugin /tmp/v1/plugin   # and an older engine beside it
+    BEIR_LAYOUTS="sentence-paragraph pages" python bench/beir_scifact.py   # one layout only
 
 The 5,183 abstracts of SciFact (``../shared/beir-scifact``, read in place,
 never copied) become pages of a citesearch index, built by
@@ -19,9 +20,10 @@ ranked list is the pages in result order, the first 100.  Two layouts:
 nDCG@10, Recall@100 and MRR@10 are trec_eval's ``ndcg_cut_10``,
 ``recall_100`` and ``recip_rank`` (on the run cut to its first 10) via
 pytrec_eval, averaged over the 300 queries; queries without a result count
-0.  Published nDCG@10 figures are printed beside them (from
-``../shared/beir-scifact/README.md``).  The table goes to
-``bench/RESULTS-beir.md``.
+0; nDCG@10 is also given for the claims with even and with odd ids (a
+constant chosen on one half is judged on the other).  Published nDCG@10
+figures are printed beside them (from ``../shared/beir-scifact/README.md``).
+The table goes to ``bench/RESULTS-beir.md``.
 """
 
 from __future__ import annotations
@@ -105,11 +107,16 @@ def measure(run: dict, qrels: dict) -> dict[str, float]:
     top10 = {q: dict(sorted(docs.items(), key=lambda d: -d[1])[:10]) for q, docs in run.items()}
     rr = pytrec_eval.RelevanceEvaluator(qrels, {"recip_rank"}).evaluate(top10)
     n = len(qrels)  # a query without any result scores 0 on every measure
-    return {
+    found = {
         "nDCG@10": sum(full.get(q, {}).get("ndcg_cut_10", 0) for q in qrels) / n,
         "Recall@100": sum(full.get(q, {}).get("recall_100", 0) for q in qrels) / n,
         "MRR@10": sum(rr.get(q, {}).get("recip_rank", 0) for q in qrels) / n,
     }
+    # The two halves by claim id: a constant chosen on the even ids is judged on the odd ones.
+    for half, parity in (("even", 0), ("odd", 1)):
+        claims = [q for q in qrels if int(q) % 2 == parity]
+        found[f"nDCG@10 {half} ids"] = sum(full.get(q, {}).get("ndcg_cut_10", 0) for q in claims) / max(1, len(claims))
+    return found
 
 
 def evaluate() -> dict[str, dict[str, float]]:
@@ -122,7 +129,8 @@ def evaluate() -> dict[str, dict[str, float]]:
         queries = dict(list(queries.items())[:int(os.environ["BEIR_CLAIMS"])])
         qrels = {q: qrels[q] for q in queries}
     found = {}
-    for layout in sorted(LAYOUTS, key=lambda name: name != os.environ.get("BEIR_FIRST")):
+    layouts = [name for name in LAYOUTS if name in os.environ.get("BEIR_LAYOUTS", name)]
+    for layout in sorted(layouts, key=lambda name: name != os.environ.get("BEIR_FIRST")):
         found[layout] = measure(run_layout(layout, queries), qrels)
         print(layout, found[layout], file=sys.stderr, flush=True)  # partial results of a long run
     return found
@@ -135,18 +143,21 @@ def in_child(plugin: Path) -> dict:
 
 
 def table(results: dict[str, dict]) -> str:
-    lines = ["| system | layout | nDCG@10 | Recall@100 | MRR@10 |", "|---|---|---|---|---|"]
+    lines = ["| system | layout | nDCG@10 | Recall@100 | MRR@10 | nDCG@10 even ids | nDCG@10 odd ids |",
+             "|---|---|---|---|---|---|---|"]
     for system, by_layout in results.items():
         for layout, m in by_layout.items():
-            lines.append(f"| {system} | {layout} | {m['nDCG@10']:.3f} | {m['Recall@100']:.3f} | {m['MRR@10']:.3f} |")
+            halves = " | ".join(f"{m[f'nDCG@10 {h} ids']:.3f}" if f"nDCG@10 {h} ids" in m else "–" for h in ("even", "odd"))
+            lines.append(f"| {system} | {layout} | {m['nDCG@10']:.3f} | {m['Recall@100']:.3f} | {m['MRR@10']:.3f} | {halves} |")
     for name, ndcg in PUBLISHED:
-        lines.append(f"| {name} (published) | one document per abstract | {ndcg:.3f} | – | – |")
+        lines.append(f"| {name} (published) | one document per abstract | {ndcg:.3f} | – | – | – | – |")
     return "\n".join(lines) + "\n"
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--v1-plugin", type=Path, help="plugin/ folder of an older engine, measured beside this one")
+    p.add_argument("--before-plugin", type=Path, help="plugin/ folder of this engine before a change, measured beside it")
     p.add_argument("--out", type=Path, default=BENCH_DIR / "RESULTS-beir.md")
     p.add_argument("--claims", type=int, help="only the first N judged claims (a partial run, said in the table)")
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
@@ -159,6 +170,8 @@ def main() -> None:
     results = {}
     if args.v1_plugin:
         results["citesearch v1"] = in_child(args.v1_plugin.resolve())
+    if args.before_plugin:
+        results["citesearch v2 before"] = in_child(args.before_plugin.resolve())
     results["citesearch v2"] = in_child(REPO_DIR / "plugin")
     text = table(results)
     scope = f"the first {args.claims} of the 300 judged claims" if args.claims else "all 300 judged claims"

@@ -106,7 +106,7 @@ def test_a_long_query_ranks_pages_by_page_bm25_alike_in_python_and_node():
         assert [p.key for p in pages] == sorted(p.key for p in pages)
         for page in pages:
             names = [name for name, _ in page.criteria]
-            assert names[:2] == ["whole_heading", "evidence"]
+            assert names[:2] == ["whole_heading", "evidence_coord"]
         py = [[p.ref, [list(c) for c in p.criteria], [[q.ref, [list(c) for c in q.criteria]] for q in p.passages]]
               for p in pages]
         assert py == js, case
@@ -121,4 +121,26 @@ def test_a_long_question_lists_the_same_results_in_citesearch_search_and_the_wid
     answer = search_json(capsys, content_built, "en", text)
     (js,) = run_node("site-search.mjs", {"lang": "en", "queries": [text], "limit": 10}, str(content_built))
     assert answer["results"] and [r["ref"] for r in answer["results"]] == js["refs"]
-    assert list(answer["results"][0]["page_criteria"])[:2] == ["whole_heading", "evidence"]
+    assert list(answer["results"][0]["page_criteria"])[:2] == ["whole_heading", "evidence_coord"]
+
+
+def _row(term: str, body: dict[int, float], pages: dict[int, float]) -> list:
+    flat = lambda d: [x for ref in sorted(d) for x in (ref, d[ref])]  # noqa: E731
+    return [term, 0, [], [], flat(body), flat(pages)]
+
+
+def test_a_long_query_prefers_the_page_whose_words_meet_in_one_passage_over_a_slightly_higher_page_bm25():
+    words = query.words("alpha bravo cobalt delta magnet fjord", prefix=False)  # no two one edit apart
+    assert len(words) > rank.LONG_QUERY_WORDS
+    # Page 0 (refs 0-2) holds the six words two by two; page 3 holds them all in one passage, with a page
+    # BM25 a little lower.  Passage coordination: 3.0 × (1 + 2/6) = 4 < 2.9 × (1 + 6/6) = 5.8.
+    terms = [w.terms[0] for w in words]
+    rows = [_row(t, {i // 2: 1.0, 3: 1.0}, {0: 0.5, 3: 2.9 / 6}) for i, t in enumerate(terms)]
+    ranked = rank.rank(words, rows, {})
+    assert [p.ref for p in ranked] == [3, 0]
+    coord = [(p.explain()["evidence_coord"], p.explain()["evidence"], p.explain()["proximity"]) for p in ranked]
+    assert coord == [(pytest.approx(5.8), pytest.approx(2.9), 6), (pytest.approx(4.0), pytest.approx(3.0), 2)]
+    # A short query keeps the criteria it had: no passage coordination, page BM25 last.
+    short = query.words("alpha bravo cobalt", prefix=False)
+    assert [c.name for c in rank.page_criteria(short)] == [c.name for c in rank.PAGE_CRITERIA]
+    assert "evidence_coord" not in rank.rank(short, rows, {})[0].explain()

@@ -42,16 +42,20 @@ export const PAGE_CRITERIA = [
 ];
 
 // A claim or a question (more than LONG_QUERY_WORDS distinct words): page
-// BM25 (`evidence`) first, as rank.py `page_criteria` explains.
+// BM25 with passage coordination (`evidence_coord`) first, as rank.py
+// `page_criteria` explains.
 export const LONG_QUERY_WORDS = 5;
 
 // ... after a page whose title or headings hold every word.
 const WHOLE_HEADING = { name: "whole_heading", value: (p) => (p.heading === p.kinds.length ? 1 : 0), higherFirst: true };
 
+// ... then page BM25 times (1 + the share of the query's words its best
+// passage holds): passage-level coordination (rank.py `EVIDENCE_COORD`).
+const EVIDENCE_COORD = { name: "evidence_coord", value: (p) => p.evidence * (1 + p.proximity / p.kinds.length), higherFirst: true };
+
 export function pageCriteria(words) {
   if (words.length <= LONG_QUERY_WORDS) return PAGE_CRITERIA;
-  const evidenceFirst = PAGE_CRITERIA.filter((c) => c.name === "evidence");
-  return [WHOLE_HEADING, ...evidenceFirst, ...PAGE_CRITERIA.filter((c) => c.name !== "evidence")];
+  return [WHOLE_HEADING, EVIDENCE_COORD, ...PAGE_CRITERIA];
 }
 
 function ranked(criteria, facts, ref, passages = []) {
