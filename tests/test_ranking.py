@@ -216,8 +216,9 @@ def test_results_come_grouped_by_page_with_the_rest_counted(capsys, content_buil
 def test_explain_prints_the_criteria_that_placed_each_result(capsys, content_built):
     assert main(["search", "--site", str(content_built), "--lang", "en", "--explain", "fuzzy matching"]) == 0
     out = capsys.readouterr().out
-    assert "page 1: words 2, typos 0, sentence 2, proximity 2, forms 2, heading 2, exact 2, title 0, fit 0.5, headline" in out
-    assert "passage: words 2, typos 0, sentence 2, forms 2, heading 2, exact 2, section " in out
+    assert ("page 1: words 2, typos 0, sentence 2, proximity 2, forms 2, sentence_forms 2, heading 2, exact 2, title 0, "
+            "fit 0.5, whole 2, headline") in out
+    assert "passage: words 2, typos 0, sentence 2, forms 2, sentence_forms 2, heading 2, exact 2, section " in out
 
 
 def test_search_says_did_you_mean_when_only_typos_found_pages(capsys, tmp_path):
