@@ -89,6 +89,33 @@ def test_a_passage_with_the_words_as_typed_beats_one_with_their_stems_in_its_hea
     assert [(p.explain()["forms"], p.explain()["heading"]) for p in page.passages] == [(2, 0), (1, 2)]
 
 
+def test_a_passage_whose_one_sentence_says_the_words_as_typed_comes_first():
+    # Both passages hold both words as typed and one sentence holds both stems; in the passage lunr prefers,
+    # no one sentence says both as typed ("certificate" in one, "certificates" in the next).
+    qw = words("termination certificates", prefix=False)
+    rows = [row(t, {0: 1.0, 1: 1.0}, {0: 1.0}) for w in qw for t in w.terms]
+    texts = {0: (["Page", "Renewal"], "Termination of the certificate renewal. Other certificates stay."),
+             1: (["Page", "Proxy"], "The Termination Proxy has access to the certificates.")}
+    (page,) = rank.refine(rank.rank(qw, rows, {0: 3.0, 1: 1.0}), qw, texts, "termination certificates",
+                          prefix=False, per_page=3)
+    assert [p.ref for p in page.passages] == [1, 0]
+    assert [[p.explain()[c] for c in ("sentence", "forms", "sentence_forms")] for p in page.passages] == [[2, 2, 2], [2, 2, 1]]
+
+
+def test_a_cjk_word_on_its_own_beats_the_same_run_inside_a_longer_one():
+    # 类型 in a longer run (类型提示, a compound) and on its own between code and punctuation: all else tied.
+    qw = words("类型", prefix=False)
+    rows = [row(t, {0: 1.0, 1: 1.0}, {0: 1.0, 1: 1.0}) for w in qw for t in w.terms]
+    texts = {0: (["甲"], "使用类型提示声明参数。"), 1: (["乙"], "参数还可以声明为 bool 类型，并自动转换。")}
+    pages = rank.refine(rank.rank(qw, rows, {}), qw, texts, "类型", prefix=False, per_page=3)
+    assert order(pages) == [1, 0]
+    assert [(p.explain()["forms"], p.explain()["whole"]) for p in pages] == [(1, 1), (1, 0)]
+    # A word of a spaced script is already a whole word: ``whole`` is ``forms`` there.
+    forms = rank.typed_forms("declaration gives", False)
+    for text in ("A declaration gives it.", "The declarations give it.", "declaration"):
+        assert rank.forms_in(forms, text, whole=True) == rank.forms_in(forms, text)
+
+
 def test_a_heading_query_lands_on_the_section_it_names_not_a_sub_section():
     # One page, three passages with both words: under a sub-section of "Import the dependencies", in that
     # section itself, in another section.  Their first-stage order is by lunr's score (highest first).
@@ -156,11 +183,11 @@ def test_python_and_node_rank_random_cases_alike():
 
 
 SAMPLE_TEXTS = ["The alpha betas declare it.", "Alphas beta: declared.", "Gamma and delta, said the gam.",
-                "请求体 与 路径参数", "请求 的 体", "Обработка запросов и запрос", "delta alpho gamma"]
+                "请求体 与 路径参数", "请求 的 体", "请求体参数。请求体", "使用请求体，Fine. 请求体参数", "Обработка запросов и запрос", "delta alpho gamma"]
 
 
 def test_python_and_node_refine_random_cases_alike():
-    # sentence, forms, title and fit come from the passages' texts and headings: both halves must agree.
+    # sentence, forms, sentence_forms, title, fit and whole come from the passages' texts and headings: both halves must agree.
     rng = random.Random(5)
     cases = []
     for _ in range(120):
@@ -216,8 +243,9 @@ def test_results_come_grouped_by_page_with_the_rest_counted(capsys, content_buil
 def test_explain_prints_the_criteria_that_placed_each_result(capsys, content_built):
     assert main(["search", "--site", str(content_built), "--lang", "en", "--explain", "fuzzy matching"]) == 0
     out = capsys.readouterr().out
-    assert "page 1: words 2, typos 0, sentence 2, proximity 2, forms 2, heading 2, exact 2, title 0, fit 0.5, headline" in out
-    assert "passage: words 2, typos 0, sentence 2, forms 2, heading 2, exact 2, section " in out
+    assert ("page 1: words 2, typos 0, sentence 2, proximity 2, forms 2, sentence_forms 2, heading 2, exact 2, title 0, "
+            "fit 0.5, whole 2, headline") in out
+    assert "passage: words 2, typos 0, sentence 2, forms 2, sentence_forms 2, heading 2, exact 2, section " in out
 
 
 def test_search_says_did_you_mean_when_only_typos_found_pages(capsys, tmp_path):

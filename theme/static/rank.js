@@ -307,17 +307,26 @@ export function typedForms(analyzer, queryText, prefix) {
   return [...forms.values()];
 }
 
-// How many of the typed forms `text` holds as typed (rank.py `forms_in`).
-export function formsIn(analyzer, forms, text) {
+// How many of the typed forms `text` holds as typed; with `whole`, a CJK
+// run only as a whole run of the text (rank.py `forms_in`).
+export function formsIn(analyzer, forms, text, { whole = false } = {}) {
   const pieces = analyzer.pieces(text);
   const words = new Set(pieces.filter((p) => p.kind !== "cjk").map((p) => p.text));
   const runs = pieces.filter((p) => p.kind === "cjk").map((p) => p.text);
   let found = 0;
   for (const [kind, form, typing] of forms) {
-    if (kind === "cjk") found += runs.some((run) => run.includes(form)) ? 1 : 0;
+    if (kind === "cjk") found += (whole ? runs.includes(form) : runs.some((run) => run.includes(form))) ? 1 : 0;
     else found += words.has(form) || (typing && [...words].some((w) => w.startsWith(form))) ? 1 : 0;
   }
   return found;
+}
+
+// The most typed forms one unit of the passage (a sentence, a code line, a
+// row; its heading path counts as one) holds as typed (rank.py `sentence_forms`).
+export function sentenceForms(analyzer, forms, heading, text) {
+  let best = heading.length ? formsIn(analyzer, forms, heading.join(" ")) : 0;
+  for (const unit of quoteModule.units(text)) best = Math.max(best, formsIn(analyzer, forms, text.slice(unit.start, unit.end)));
+  return best;
 }
 
 // The largest share of one heading's terms that the query words it holds
@@ -354,6 +363,10 @@ const TITLE = { name: "title", value: (p) => p.title, higherFirst: true };
 const FIT = { name: "fit", value: (p) => p.fit, higherFirst: true };
 // Passages only: the share of the passage's own section heading that the query makes up.
 const SECTION = { name: "section", value: (p) => p.section, higherFirst: true };
+// The most query words one sentence holds as typed.
+const SENTENCE_FORMS = { name: "sentence_forms", value: (p) => p.sentence_forms, higherFirst: true };
+// Typed words held whole: a CJK run as a whole run of the text (rank.py WHOLE).
+const WHOLE = { name: "whole", value: (p) => p.whole, higherFirst: true };
 
 function placed(criteria, after) {
   const result = [];
@@ -368,11 +381,13 @@ function placed(criteria, after) {
 }
 
 // Passages: the words as typed before heading words (rank.py).
-export const REFINED_PASSAGE_CRITERIA = placed(PASSAGE_CRITERIA, { typos: SENTENCE, sentence: FORMS, exact: SECTION });
+export const REFINED_PASSAGE_CRITERIA = placed(PASSAGE_CRITERIA, {
+  typos: SENTENCE, sentence: FORMS, forms: SENTENCE_FORMS, exact: SECTION, section: WHOLE,
+});
 // Pages: the words as typed before heading words too (rank.py).
-const REFINED_AFTER = { typos: SENTENCE, proximity: FORMS, exact: TITLE, title: FIT };
+const REFINED_AFTER = { typos: SENTENCE, proximity: FORMS, forms: SENTENCE_FORMS, exact: TITLE, title: FIT, fit: WHOLE };
 export const REFINED_PAGE_CRITERIA = placed(PAGE_CRITERIA, REFINED_AFTER);
-const REFINED = ["sentence", "forms", "title", "fit"];
+const REFINED = ["sentence", "forms", "sentence_forms", "title", "fit", "whole"];
 
 // `texts`: ref -> [heading path, text] of each refined page's first
 // `perPage` passages.
@@ -387,6 +402,8 @@ export function refine(analyzer, pages, words, texts, queryText, { prefix = true
       const values = {
         sentence: sentenceWords(analyzer, words, heading, text, queryText, prefix),
         forms: formsIn(analyzer, forms, [...heading, text].join(" ")),
+        sentence_forms: sentenceForms(analyzer, forms, heading, text),
+        whole: formsIn(analyzer, forms, [...heading, text].join(" "), { whole: true }),
         title: heading.length && wordsIn(analyzer, words, heading[0]) === words.length ? 1 : 0,
         fit: covered(analyzer, words, heading),
         section: covered(analyzer, words, heading.slice(-1)),

@@ -27,7 +27,9 @@ words as much as rare ones.
 
 The first screen (``refine``) is then re-ordered with what the texts of its
 shown passages say: ``sentence`` (the query words one sentence holds),
-``forms`` (words found as the reader typed them, not only by stem) and, for
+``forms`` (words found as the reader typed them, not only by stem),
+``sentence_forms`` (the most of them one sentence holds as typed), ``whole``
+(a CJK word as a whole run of the text, not inside a longer one) and, for
 pages, ``title`` (the page title holds every query word) and ``fit`` (the
 largest share of a title or heading the query makes up), for passages
 ``section`` (the share of the passage's own section heading it makes up).
@@ -354,20 +356,35 @@ def typed_forms(query_text: str, prefix: bool) -> list[tuple[str, str, bool]]:
     return [(kind, text, typing) for (kind, text), typing in forms.items()]
 
 
-def forms_in(forms: Sequence[tuple[str, str, bool]], text: str) -> int:
+def forms_in(forms: Sequence[tuple[str, str, bool]], text: str, *, whole: bool = False) -> int:
     """How many of the typed ``forms`` ``text`` holds as typed: a word as a
     whole word (the one being typed: a word starting with it), a CJK run
-    unbroken (its bigrams may be scattered in a passage that matches)."""
+    unbroken (its bigrams may be scattered in a passage that matches); with
+    ``whole``, a CJK run only as a whole run of the text, between
+    punctuation, spaces or another script (the only word boundaries CJK
+    text spells out), as a Latin word counts only as a whole word."""
     pieces = analyzer.pieces(text)
     words = {p.text for p in pieces if p.kind != "cjk"}
     runs = [p.text for p in pieces if p.kind == "cjk"]
     found = 0
     for kind, form, typing in forms:
         if kind == "cjk":
-            found += any(form in run for run in runs)
+            found += form in runs if whole else any(form in run for run in runs)
         else:
             found += form in words or (typing and any(w.startswith(form) for w in words))
     return found
+
+
+def sentence_forms(forms: Sequence[tuple[str, str, bool]], heading: Sequence[str], text: str) -> int:
+    """The most typed ``forms`` one unit of the passage holds as typed (a
+    sentence, a code line, a table row; its heading path counts as one):
+    ``sentence`` and ``forms`` together, so "termination certificates" lands on
+    the sentence that says both, not on one saying "Termination" beside
+    another saying "certificates"."""
+    best = forms_in(forms, " ".join(heading)) if heading else 0
+    for unit in quote.units(text):
+        best = max(best, forms_in(forms, text[unit.start:unit.end]))
+    return best
 
 
 def covered(words: Sequence[Word], heading: Sequence[str]) -> float:
@@ -417,6 +434,15 @@ FIT = Criterion("fit", lambda p: p["fit"])
 # the section it names, not on a sub-section under it, nor on another
 # section of the page that merely mentions its words.
 SECTION = Criterion("section", lambda p: p["section"])
+# The most query words one sentence holds as typed (``sentence_forms``): the
+# passage, and the page, whose one sentence says the words as typed.
+SENTENCE_FORMS = Criterion("sentence_forms", lambda p: p["sentence_forms"])
+# Typed words the shown passages hold whole (``forms_in`` with ``whole``):
+# the same as ``forms`` for words of spaced scripts; a CJK query run counts
+# only where the text holds it as a whole run, not inside a longer one (a
+# compound: 类型 in 类型提示), so of two pages or passages otherwise tied,
+# the one with the word on its own comes first, before BM25 decides.
+WHOLE = Criterion("whole", lambda p: p["whole"])
 
 
 def _placed(criteria: Sequence[Criterion], after: dict[str, Criterion]) -> tuple[Criterion, ...]:
@@ -432,19 +458,22 @@ def _placed(criteria: Sequence[Criterion], after: dict[str, Criterion]) -> tuple
 # A passage holding the words as typed before one naming their stems in its
 # headings: a sentence query lands on its sentence ("bytes were streamed",
 # not the section "Stream Bytes").
-REFINED_PASSAGE_CRITERIA = _placed(PASSAGE_CRITERIA, {"typos": SENTENCE, "sentence": FORMS, "exact": SECTION})
+REFINED_PASSAGE_CRITERIA = _placed(PASSAGE_CRITERIA, {"typos": SENTENCE, "sentence": FORMS, "forms": SENTENCE_FORMS,
+                                                      "exact": SECTION, "section": WHOLE})
 # Pages too hold the words as typed before heading words: a sentence query's
 # page, which says "destructor ... stated", before a page with "destructors"
 # in a heading (judged sets: bench/RESULTS-quality.md, round 6).
-_REFINED_AFTER = {"typos": SENTENCE, "proximity": FORMS, "exact": TITLE, "title": FIT}
+_REFINED_AFTER = {"typos": SENTENCE, "proximity": FORMS, "forms": SENTENCE_FORMS, "exact": TITLE, "title": FIT,
+                  "fit": WHOLE}
 REFINED_PAGE_CRITERIA = _placed(PAGE_CRITERIA, _REFINED_AFTER)
-REFINED = ("sentence", "forms", "title", "fit")
+REFINED = ("sentence", "forms", "sentence_forms", "title", "fit", "whole")
 
 
 def refine(pages: list[Ranked], words: Sequence[Word], texts: dict[int, tuple], query_text: str, *,
            prefix: bool = True, per_page: int) -> list[Ranked]:
     """The first ``REFINED_PAGES`` pages re-ordered with ``sentence``,
-    ``forms``, ``title`` and ``fit`` (``REFINED_PAGE_CRITERIA``), from the ``(heading
+    ``forms``, ``sentence_forms``, ``title``, ``fit`` and ``whole``
+    (``REFINED_PAGE_CRITERIA``), from the ``(heading
     path, text)`` of each page's first ``per_page`` passages, which are
     re-ordered by them too; a page takes the best value of its shown passages.
     Later pages keep their order, with 0 for these criteria (not looked at)."""
@@ -458,6 +487,8 @@ def refine(pages: list[Ranked], words: Sequence[Word], texts: dict[int, tuple], 
             heading, text = texts[p.ref]
             values = {"sentence": sentence_words(words, heading, text, query_text, prefix),
                       "forms": forms_in(forms, " ".join((*heading, text))),
+                      "sentence_forms": sentence_forms(forms, heading, text),
+                      "whole": forms_in(forms, " ".join((*heading, text)), whole=True),
                       "title": int(_words_in(words, heading[0]) == len(words)) if heading else 0,
                       "fit": covered(words, heading),
                       "section": covered(words, heading[-1:])}
