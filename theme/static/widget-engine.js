@@ -151,7 +151,7 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
         const refs = found.pages.slice(0, mods.rank.REFINED_PAGES).flatMap((page) => page.passages.slice(0, perPage).map((p) => p.ref));
         const chunks = await Promise.all(refs.map((ref) => chunkOf(shard, ref)));
         const texts = new Map(refs.map((ref, i) => [ref, [chunks[i].heading, chunks[i].text]]));
-        return { pages: mods.rank.refine(mods.analyzer, found.pages, words, texts, text, { prefix, perPage }), fuzzy: found.fuzzy };
+        return { pages: mods.rank.refine(mods.analyzer, found.pages, words, texts, text, { prefix, perPage }), fuzzy: found.fuzzy, total: found.total };
       })
     );
     const lists = shards.map((shard, order) =>
@@ -167,7 +167,8 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
       if (pick < 0) break;
       ranked.push(lists[pick][heads[pick]++]);
     }
-    return { ranked, fuzzy: answers.some((found) => found.fuzzy) };
+    // `total`: the pages found, at least (a first screen proven from a part of the postings, rank.js `search`).
+    return { ranked, fuzzy: answers.some((found) => found.fuzzy), total: answers.reduce((sum, found) => sum + found.total, 0) };
   }
 
   // Absolute page URLs, per page URL of the index.
@@ -209,7 +210,7 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
   // answer), so they can show before the texts of lower-ranked results arrive.
   async function search(text, { langs, limit = 10, perPage = PASSAGES_PER_PAGE, prefix = true, first = 5, onFirst = null } = {}) {
     const { mods, shards } = await prepare(langs);
-    const { ranked, fuzzy } = await rankPages(mods, shards, text, { prefix, perPage, limit });
+    const { ranked, fuzzy, total } = await rankPages(mods, shards, text, { prefix, perPage, limit });
     const shown = ranked.slice(0, limit).flatMap(({ shard, page }, position) => {
       const passages = page.passages.slice(0, perPage);
       const pageCriteria = Object.fromEntries(page.criteria);
@@ -221,7 +222,7 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
     const result = ({ shard, passage, extra }) => ({ ...passageResult(mods, shard, passage, text, prefix), ...extra });
     const answer = (results) => {
       const status = results.some((r) => r.quote !== null) ? STATUS_SUPPORTED : STATUS_INSUFFICIENT;
-      return { query: text.trim(), status, fuzzy, results, total: ranked.length };
+      return { query: text.trim(), status, fuzzy, results, total };
     };
     // Warm: every text is in, the answer is made at once (shown once).
     if (shown.every(({ shard, passage }) => shard.chunks.has(passage.ref))) return answer(shown.map(result));

@@ -7,6 +7,7 @@ it does not know.  Layout of ``site/search/`` (one set per language)::
     manifest.json                     fixed path, never cached
     termlist.<lang>.<hash>.json       which term file holds which terms, for some term files
     terms.<lang>.<hash>.json          postings and weights of a range of terms
+    block.<lang>.<hash>.<n>.json      body postings of a frequent term, for a range of pages
     dict.<lang>.<hash>.<m><p|s><n>.json  terms of one length by start or end, for fuzzy expansion
     chunks/list.<hash>.json           the content hashes of some chunk groups
     chunks/<hash>.<n>.json            documents, anchors, headings and texts of a few refs
@@ -64,6 +65,16 @@ weight of the term in the whole page (title, headings and bodies), which
 ranks pages (``rank``).  It rides in the term files, so it is loaded with
 the term, lazily, and costs no file of its own.
 
+A term whose postings strings are longer than ``TERM_SPLIT_BYTES`` is split
+(format 7): its row keeps the title and heading postings, the page
+postings of the pages those are on and an empty body list, and ends with
+``[blocks name, first refs, largest page weight in thousandths]``; its body
+postings and other page postings are in ``block.<lang>.<hash>.<n>.json`` =
+``{"postings": ["body postings", "page postings"]}``, block ``n`` holding the
+pages from its first ref (base-64 gaps, the first 0) to the next block's.
+``shards.Term`` joins them back; ``rank.first_screen`` (and rank.js
+``search``) reads only the blocks that prove the first screen.
+
 The dictionary serves typo tolerance (a query term's neighbours within one
 edit), which every ranking asks for.  Its files are cut so that the
 neighbours of a term live in few of them, whatever the vocabulary's size:
@@ -113,7 +124,10 @@ import re
 # word start and end; postings are base-64 strings (issue 19: cold and site bytes).
 # 6: a long postings list may give its weights through a table of its distinct
 # weights (POSTING_TABLE_MARK): the frequent terms a cold search reads (issue 19).
-FORMAT_VERSION = 6
+# 7: a term of long postings is split (TERM_SPLIT_BYTES): its row holds its
+# title and heading postings and the page postings of the pages they are on,
+# the rest is in blocks by ref range, so a first screen reads a few (issue 19).
+FORMAT_VERSION = 7
 
 SEARCH_DIR = "search"
 MANIFEST_NAME = "manifest.json"
@@ -195,7 +209,19 @@ POSTING_TABLE_MARK = "~"
 POSTING_TABLE_MIN = 128
 POSTING_TABLE_SAVING = 0.1
 
+# A term row whose postings strings are longer than this (in characters) is
+# split (format 7): its row keeps the title and heading postings and the page
+# postings of the pages they are on, and names its blocks: the body postings
+# and the other page postings of consecutive pages, about TERM_BLOCK_BYTES
+# each.  A first screen whose pages hold the query words in titles and
+# headings is proven from the rows alone, and reads only the blocks of its
+# pages (``rank.first_screen``): 10,000 generated pages, "request server":
+# 65 KB gz of term files before.
+TERM_SPLIT_BYTES = 4_000
+TERM_BLOCK_BYTES = 1_000
+
 TERMS_KIND = "terms"
+BLOCK_KIND = "block"
 TERM_LIST_KIND = "termlist"
 DICTIONARY_KIND = "dict"
 DICTIONARY_BY_START = "p"
@@ -233,6 +259,12 @@ def dictionary_key_hash(key: str) -> int:
 def dictionary_file_name(name: str, length: int, kind: str, bucket: int) -> str:
     """A dictionary file, from the manifest's ``dictionary.name`` (``dict.<lang>.<hash>``)."""
     return f"{name}.{length}{kind}{bucket}.json"
+
+
+def block_file_name(name: str, position: int) -> str:
+    """Block ``position`` of a split term row (format 7), from the name its row
+    gives (``block.<lang>.<hash>``)."""
+    return f"{name}.{position}.json"
 
 
 def chunk_list_name(list_hash: str) -> str:
