@@ -72,6 +72,7 @@ const rememberingAnalyses = (analyzer) => ({ ...analyzer, analyze: remembering(a
 export function createEngine(assetsUrl, { searchUrl = new URL("../search/", assetsUrl), siteUrl = new URL("../", assetsUrl) } = {}) {
   const cache = new Map();
   let analyzerChecked = false;
+  let searchFetches = 0; // search files fetched so far: a search that fetched some is cold
   // The page loads the widget as citesearch.js?v=<build>; its siblings get the
   // same stamp so a rebuilt site never mixes old and new modules.
   const asset = (path) => new URL(path + new URL(assetsUrl).search, assetsUrl);
@@ -107,7 +108,10 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
       const [mods, data] = await Promise.all([modules(), manifest()]);
       const entry = data.languages[lang];
       if (!entry) throw new LoadError(`the site has no search index for language "${lang}"`);
-      const load = (name) => fetchJson(new URL(name, searchUrl));
+      const load = (name) => {
+        searchFetches++;
+        return fetchJson(new URL(name, searchUrl));
+      };
       const { lunr, query, analyzer } = mods;
       const index = mods.shards.createShardedIndex({ lunr, query, analyzer, entry, fields: data.fields, load });
       // ref -> {doc, anchor, heading, text} of every passage whose file is in.
@@ -210,8 +214,7 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
   // answer), so they can show before the texts of lower-ranked results arrive.
   async function search(text, { langs, limit = 10, perPage = PASSAGES_PER_PAGE, prefix = true, first = 5, onFirst = null } = {}) {
     const { mods, shards } = await prepare(langs);
-    const { ranked, fuzzy, total } = await rankPages(mods, shards, text, { prefix, perPage, limit });
-    const shown = ranked.slice(0, limit).flatMap(({ shard, page }, position) => {
+    const items = (ranked, count) => ranked.slice(0, count).flatMap(({ shard, page }, position) => {
       const passages = page.passages.slice(0, perPage);
       const pageCriteria = Object.fromEntries(page.criteria);
       return passages.map((passage, n) => {
@@ -220,19 +223,39 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
       });
     });
     const result = ({ shard, passage, extra }) => ({ ...passageResult(mods, shard, passage, text, prefix), ...extra });
-    const answer = (results) => {
+    const answerOf = ({ fuzzy, total }, results) => {
       const status = results.some((r) => r.quote !== null) ? STATUS_SUPPORTED : STATUS_INSUFFICIENT;
       return { query: text.trim(), status, fuzzy, results, total };
     };
-    // Warm: every text is in, the answer is made at once (shown once).
-    if (shown.every(({ shard, passage }) => shard.chunks.has(passage.ref))) return answer(shown.map(result));
-    // Requested in rank order: the top results' files are asked for first.
-    const pending = shown.map(async (item) => {
+    const withText = async (item) => {
       await chunkOf(item.shard, item.passage.ref);
       return result(item);
-    });
+    };
+    const inAlready = (list) => list.every(({ shard, passage }) => shard.chunks.has(passage.ref));
+    // Cold (search files had to be fetched): the first results come from the
+    // refined first screen alone, which rank.js proves from fewer blocks of the
+    // frequent words' postings than the pages after it need; they are the
+    // whole answer's first results. Warm, the whole answer shows at once.
+    let shownFirst = false;
+    const screen = mods.rank.REFINED_PAGES;
+    if (onFirst && limit > screen) {
+      const fetched = searchFetches;
+      const early = await rankPages(mods, shards, text, { prefix, perPage, limit: screen });
+      const top = items(early.ranked, screen);
+      if (top.length > first && searchFetches !== fetched) {
+        onFirst(answerOf(early, await Promise.all(top.slice(0, first).map(withText))));
+        shownFirst = true;
+      }
+    }
+    const ranking = await rankPages(mods, shards, text, { prefix, perPage, limit });
+    const shown = items(ranking.ranked, limit);
+    const answer = (results) => answerOf(ranking, results);
+    // Warm: every text is in, the answer is made at once (shown once).
+    if (inAlready(shown)) return answer(shown.map(result));
+    // Requested in rank order: the top results' files are asked for first.
+    const pending = shown.map(withText);
     const all = Promise.all(pending); // handles every rejection, even one before the first results are in
-    if (onFirst && pending.length > first) onFirst(answer(await Promise.all(pending.slice(0, first))));
+    if (onFirst && !shownFirst && pending.length > first) onFirst(answer(await Promise.all(pending.slice(0, first))));
     return answer(await all);
   }
 

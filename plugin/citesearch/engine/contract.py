@@ -171,10 +171,12 @@ MAX_WORD_LENGTH = 64
 
 
 # Target sizes of the files a query fetches, in uncompressed bytes: a term
-# file is ~10 KB gzipped (base-64 postings compress ~1.6x).  The manifest
+# file is ~2.5 KB gzipped (base-64 postings compress ~1.6x).  The manifest
 # names term lists, not term files (format 5), so smaller files cost a
-# longer term list, not a longer manifest.
-TERMS_FILE_BYTES = 16_000
+# longer term list, not a longer manifest.  Since long rows are split
+# (format 7) a file is mostly the rows of terms the query did not ask for:
+# at 16,000 bytes, 10 of the 13 KB gz of the file of "request" (10,000 pages).
+TERMS_FILE_BYTES = 4_000
 # A dictionary file (terms of one length by start or end): ~0.4 KB gzipped.
 # Every word of a query reads six of them (its typo neighbours), so their size
 # is paid on every cold search: 12 files for 2 words on 10,000 generated pages
@@ -215,10 +217,10 @@ POSTING_TABLE_SAVING = 0.1
 # and the other page postings of consecutive pages, about TERM_BLOCK_BYTES
 # each.  A first screen whose pages hold the query words in titles and
 # headings is proven from the rows alone, and reads only the blocks of its
-# pages (``rank.first_screen``): 10,000 generated pages, "request server":
-# 65 KB gz of term files before.
+# pages (``rank.first_screen``).  A first screen's ten pages are in up to ten
+# blocks of each word, whatever the site's size: small blocks, more files.
 TERM_SPLIT_BYTES = 4_000
-TERM_BLOCK_BYTES = 1_000
+TERM_BLOCK_BYTES = 600
 
 TERMS_KIND = "terms"
 BLOCK_KIND = "block"
