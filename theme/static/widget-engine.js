@@ -6,7 +6,10 @@
 
 import { FORMAT_VERSION, PASSAGES_PER_PAGE, STATUS_INSUFFICIENT, STATUS_SUPPORTED } from "./contract.js";
 
-const VENDOR_SCRIPTS = ["vendor/lunr.min.js", "vendor/lunr.stemmer.support.min.js", "vendor/lunr.ru.min.js"];
+const VENDOR_SCRIPTS = ["vendor/lunr.min.js"];
+// Loaded only when the index holds Russian terms (the manifest's `stemmers`)
+// or the query a Russian word: 5 KB gzipped an English site never needs.
+const RUSSIAN_SCRIPTS = ["vendor/lunr.stemmer.support.min.js", "vendor/lunr.ru.min.js"];
 
 export class LoadError extends Error {}
 
@@ -118,10 +121,19 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
       return { lang, index, chunks: new Map() };
     });
 
-  // Loads everything a search in `langs` needs and warns once when the index
-  // was built by another analyzer than the one this page runs.
-  async function prepare(langs) {
+  // lunr.ru for Russian words, once lunr itself has run.
+  const russian = () =>
+    once(cache, "russian", async () => {
+      await modules();
+      await Promise.all(RUSSIAN_SCRIPTS.map((path) => loadScript(asset(path))));
+    });
+
+  // Loads everything a search in `langs` for `text` needs and warns once when
+  // the index was built by another analyzer than the one this page runs.
+  async function prepare(langs, text = "") {
     const [data, mods] = await Promise.all([manifest(), modules()]);
+    const stemmed = langs.some((lang) => (data.languages[lang]?.stemmers ?? ["ru"]).includes("ru"));
+    if (stemmed || mods.analyzer.pieces(text).some((piece) => piece.kind === "cyrillic")) await russian();
     const built = data.analyzer || {};
     if (!analyzerChecked && (built.name !== mods.analyzer.name || built.version !== mods.analyzer.version)) {
       console.warn(
@@ -213,7 +225,7 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
   // soon as their texts are in (the same ranks and quotes as in the full
   // answer), so they can show before the texts of lower-ranked results arrive.
   async function search(text, { langs, limit = 10, perPage = PASSAGES_PER_PAGE, prefix = true, first = 5, onFirst = null } = {}) {
-    const { mods, shards } = await prepare(langs);
+    const { mods, shards } = await prepare(langs, text);
     const items = (ranked, count) => ranked.slice(0, count).flatMap(({ shard, page }, position) => {
       const passages = page.passages.slice(0, perPage);
       const pageCriteria = Object.fromEntries(page.criteria);

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import hashlib
+import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -115,8 +116,13 @@ def build_shard(lang: str, pages: Iterable[SearchPage], files: MutableMapping[st
     entry: dict = {"documents": len(pages), "chunks_count": len(chunks)}
     entry["terms"] = _term_files(lang, _split_rows(lang, rows(), page_starts, files), files)
     entry["dictionary"] = _dictionary_files(lang, terms, files)
+    # Russian terms: the widget loads lunr.ru to stem the texts it quotes (else only for a Russian query).
+    entry["stemmers"] = ["ru"] if any(_CYRILLIC.search(term) for term in terms) else []
     entry["chunks"] = _chunk_files(chunks, owners, files)
     return LanguageShard(lang, files, entry)
+
+
+_CYRILLIC = re.compile(f"[{analyzer.CYRILLIC_RANGES}]")
 
 
 def _apply_boosts(rows: list[list], boosts: list[float]) -> None:
