@@ -181,18 +181,22 @@ TERMS_FILE_BYTES = 4_000
 # A dictionary file (terms of one length by start or end): ~0.4 KB gzipped.
 # Every word of a query reads six of them (its typo neighbours), so their size
 # is paid on every cold search: 12 files for 2 words on 10,000 generated pages
-# were 13.9 KB gz at 4,000 bytes, 5.1 KB at 1,000 (1,354 files instead of 348).
-DICTIONARY_FILE_BYTES = 1_000
-# Chunks per chunk file (a chunk's text is ~400 bytes: a file is ~2 KB) and
-# chunk files per content hash (384 refs, ~40 pages: an edit renames the 96
-# files of its group; rust-rfcs: ~50 hashes).
-CHUNKS_PER_FILE = 4
-CHUNK_FILES_PER_GROUP = 96
+# were 13.9 KB gz at 4,000 bytes, 5.1 KB at 1,000 (1,354 files instead of 348),
+# at 600 (2,300 files).
+DICTIONARY_FILE_BYTES = 600
+# Chunks per chunk file (a chunk's text is ~400 bytes: a file is ~0.8 KB) and
+# chunk files per content hash (384 refs, ~40 pages: an edit renames the 192
+# files of its group; rust-rfcs: ~50 hashes).  A first screen reads the texts
+# of its 10 pages' shown passages, one or two to a file: half the neighbours
+# of 4 to a file (rust-rfcs chunk files 27.5 -> 21.2 KB gz, round 6).
+CHUNKS_PER_FILE = 2
+CHUNK_FILES_PER_GROUP = 192
 
 # A list of files (term list, dictionary list) of about this many bytes: each
-# entry is ~45 bytes, so ~180 files per list (~4 KB gzipped).  A 100,000-page
-# site has ~10,000 term files: ~60 lists in the manifest.
-LISTING_FILE_BYTES = 8_000
+# entry is ~45 bytes, so ~90 files per list (~1.5 KB gzipped; every query
+# word reads one).  Term files of 4,000 bytes: a 10,000-page site has ~3,700,
+# ~40 lists in the manifest (1.4 KB gz); 100,000 pages ~10 times more.
+LISTING_FILE_BYTES = 4_000
 # Chunk group hashes per chunk list (17 bytes each, hex that hardly compresses:
 # ~0.3 KB, ~0.2 KB gzipped).  A list names the files of 6,144 refs; a first
 # screen of results is spread over ~10 lists whatever the site's size (8 of 15
