@@ -76,6 +76,7 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
   const cache = new Map();
   let analyzerChecked = false;
   let searchFetches = 0; // search files fetched so far: a search that fetched some is cold
+  let lastCold = true; // the last search fetched search files (or none ran yet)
   // The page loads the widget as citesearch.js?v=<build>; its siblings get the
   // same stamp so a rebuilt site never mixes old and new modules.
   const asset = (path) => new URL(path + new URL(assetsUrl).search, assetsUrl);
@@ -248,10 +249,12 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
     // refined first screen alone, which rank.js proves from fewer blocks of the
     // frequent words' postings than the pages after it need; they are the
     // whole answer's first results. Warm, the whole answer shows at once.
+    // While typing on warm files (the last search fetched none) the screen is
+    // not ranked twice.
     let shownFirst = false;
     const screen = mods.rank.REFINED_PAGES;
-    if (onFirst && limit > screen) {
-      const fetched = searchFetches;
+    const fetched = searchFetches;
+    if (onFirst && limit > screen && lastCold) {
       const early = await rankPages(mods, shards, text, { prefix, perPage, limit: screen });
       const top = items(early.ranked, screen);
       if (top.length > first && searchFetches !== fetched) {
@@ -260,6 +263,7 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
       }
     }
     const ranking = await rankPages(mods, shards, text, { prefix, perPage, limit });
+    lastCold = searchFetches !== fetched;
     const shown = items(ranking.ranked, limit);
     const answer = (results) => answerOf(ranking, results);
     // Warm: every text is in, the answer is made at once (shown once).
