@@ -46,7 +46,8 @@ def measure(root: Path, globs: list[str], exclude: list[str] = ()) -> Size:
 
 # The kind of a file a cold search fetches, by its URL path (engine/contract.py's names).
 KINDS = (("widget", r"^/assets/"), ("manifest", r"/manifest\.json$"), ("term lists", r"/termlist\."),
-         ("term files", r"/terms\."), ("dictionary", r"/dict\."), ("chunk lists", r"/chunks/list\."),
+         ("term files", r"/terms\."), ("term blocks", r"/block\."), ("dictionary", r"/dict\."),
+         ("chunk lists", r"/chunks/list\."),
          ("chunk files", r"/chunks/"))
 
 

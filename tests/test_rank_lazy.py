@@ -93,6 +93,58 @@ def test_lazy_ranking_shows_what_eager_ranking_shows_on_every_keystroke_of_fasta
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_lazy_ranking_shows_what_eager_ranking_shows_on_fastapi_words(fastapi_en, data):
+    queries, prefix = fastapi_queries(data, 25)
+    assert_same(fastapi_en, "en", queries, prefix=prefix)
+
+
+def fastapi_queries(data, count: int) -> tuple[list[str], bool]:
+    """``count`` queries typed from the words of the English FastAPI docs, and ``prefix``."""
     words = site_words(corpus("fastapi-docs/en").rglob("*.md"))
-    queries = data.draw(st.lists(typed(words), min_size=25, max_size=25))
-    assert_same(fastapi_en, "en", queries, prefix=data.draw(st.booleans()))
+    return data.draw(st.lists(typed(words), min_size=count, max_size=count)), data.draw(st.booleans())
+
+
+# --- Format 7: split term rows, read a block at a time (rank.js / rank.py first screen).
+
+
+def build_split(tmp_path_factory, content, split: int, block: int, name: str):
+    """A site whose long term rows are split at small sizes: most query terms come in blocks."""
+    from citesearch import build
+    from citesearch.engine import contract
+
+    out = tmp_path_factory.mktemp(name) / "site"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(contract, "TERM_SPLIT_BYTES", split)
+        patch.setattr(contract, "TERM_BLOCK_BYTES", block)
+        build(content, out)
+    assert len(list((out / "search").glob("block.*.json"))) > 50
+    return out
+
+
+@pytest.fixture(scope="module")
+def content_split(tmp_path_factory):
+    return build_split(tmp_path_factory, REPO / "content", 200, 60, "content-split")
+
+
+# Common words: a first screen no block proves, read whole.
+COMMON = ["the a of", "the and of", "и в на", "search index", "搜索"]
+
+
+def drawn_queries(data, count: int) -> tuple[str, list[str], bool]:
+    """A language of our docs, ``count`` queries typed from its words plus COMMON, and ``prefix``."""
+    lang = data.draw(st.sampled_from(sorted(CONTENT_LANGS)))
+    queries = data.draw(st.lists(typed(site_words(CONTENT_LANGS[lang].glob("*.md"))), min_size=count, max_size=count))
+    return lang, queries + COMMON, data.draw(st.booleans())
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_first_screen_from_blocks_shows_what_whole_rows_show_on_our_docs(content_split, data):
+    lang, queries, prefix = drawn_queries(data, 25)
+    assert_same(content_split, lang, queries, prefix=prefix)
+
+
+def test_first_screen_from_blocks_on_every_keystroke_of_our_docs(content_split):
+    answers = assert_same(content_split, "en", keystrokes(TIMING_QUERIES["fastapi-en"]), prefix=True)
+    assert max(a["pages"] for a in answers) > 10
+    # Not vacuous: some first screens were proven without reading every block.
+    assert any(a["blocks"]["1"] < a["blocks_whole"] for a in answers)

@@ -51,7 +51,8 @@ def _two_indexes(content: Path, out: Path, tiny: bool = True) -> TwoIndexes:
         # Tiny files, so that prefixes and fuzzy neighbours span many of them.
         for name, size in (("TERMS_FILE_BYTES", 300), ("DICTIONARY_FILE_BYTES", 200), ("LISTING_FILE_BYTES", 100),
                            ("CHUNKS_PER_FILE", 2), ("CHUNK_FILES_PER_GROUP", 2), ("CHUNK_GROUPS_PER_LIST", 1),
-                           ("POSTING_TABLE_MIN", 2), ("POSTING_TABLE_SAVING", -1)) if tiny else ():
+                           ("POSTING_TABLE_MIN", 2), ("POSTING_TABLE_SAVING", -1),
+                           ("TERM_SPLIT_BYTES", 60), ("TERM_BLOCK_BYTES", 40)) if tiny else ():
             patch.setattr(contract, name, size)
         files = build_search_files(pages, "en", {"name": "test"})
     for name, data in files.items():
@@ -61,11 +62,12 @@ def _two_indexes(content: Path, out: Path, tiny: bool = True) -> TwoIndexes:
     entry = manifest["languages"]["en"]
     read = lambda name: json.loads(files[f"search/{name}"])  # noqa: E731
     assert len(shards.term_files(entry, read)) > 5
-    lists = [text for _, name in shards.term_files(entry, read) for row in read(name)["terms"] for text in row[2:]]
+    lists = [text for _, name in shards.term_files(entry, read) for row in read(name)["terms"] for text in row[2:6]]
     assert any(text.startswith(contract.POSTING_TABLE_MARK) for text in lists)  # both kinds of postings strings
     assert any(text and not text.startswith(contract.POSTING_TABLE_MARK) for text in lists)
-    if tiny:  # every level of the layout holds several files
+    if tiny:  # every level of the layout holds several files, split term rows too (format 7)
         assert len(entry["terms"]) > 2 and len(entry["chunks"]["lists"]) > 1
+        assert entry["chunks_count"] < 100 or any(name.startswith(f"search/{contract.BLOCK_KIND}.") for name in files)
     full, terms = {}, {}
     for lang in sorted({page.lang for page in pages}):
         chunks = [c for page in pages if page.lang == lang for c in page.chunks if c.text]

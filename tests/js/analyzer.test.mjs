@@ -49,8 +49,13 @@ test("name and version are those of the contract", () => {
   assert.ok(analyzer.version);
 });
 
-test("createAnalyzer refuses a lunr without the Russian stemmer", () => {
-  assert.throws(() => createAnalyzer({ stemmer: lunr.stemmer }), /lunr\.ru\.js/);
+test("an analyzer made before lunr.ru loads analyses English, and refuses a Russian word until it loads", () => {
+  const early = { stemmer: lunr.stemmer, Token: lunr.Token };
+  const analyzer = createAnalyzer(early);
+  assert.deepEqual(analyzer.analyze("cached headers"), createAnalyzer(lunr).analyze("cached headers"));
+  assert.throws(() => analyzer.analyze("поиск"), /lunr\.ru\.js/);
+  early.ru = lunr.ru; // the widget loads it for a Russian site or query
+  assert.deepEqual(analyzer.analyze("поиск документов"), createAnalyzer(lunr).analyze("поиск документов"));
 });
 
 // --- input limits (tests/vectors/limits.json) --------------------------------

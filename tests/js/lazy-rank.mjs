@@ -1,4 +1,5 @@
 // Usage: node lazy-rank.mjs SITE_DIR LANG < {"queries": [...], "prefix": bool, "pages": [n, ...], "perPage": 3}
+// (SITE_DIR may be a search folder's parent built with small split rows: format 7's blocks.)
 // For each query on a built site's sharded index, ranks every page eagerly
 // (every passage scored by lunr on the whole index of the query's rows, as
 // rank.js's `search` did before it became lazy) and lazily
@@ -7,7 +8,8 @@
 // reader can be shown) or in the page order: the Node test that keeps
 // rank.js's laziness from changing results (tests/test_rank_lazy.py).
 // Answers, per query, {pages: pages found, scored: refs the eager ranking
-// scored, differences: {n: null | "what differs"}}.
+// scored, differences: {n: null | "what differs"}, blocks: {n: block files the
+// lazy ranking read}, blocks_whole: those the whole rows are in}.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { asset } from "./assets.mjs";
@@ -26,7 +28,15 @@ const { queries, prefix, pages: sizes, perPage } = JSON.parse(input);
 const searchDir = path.join(process.argv[2], "search");
 const manifest = readJson(path.join(searchDir, "manifest.json"));
 const load = async (name) => readJson(path.join(searchDir, name));
-const index = createShardedIndex({ lunr, query, analyzer, entry: manifest.languages[process.argv[3]], fields: manifest.fields, load });
+let blocksRead = 0; // block files a lazy index read (format 7)
+const counted = (name) => {
+  if (name.startsWith("block.")) blocksRead++;
+  return load(name);
+};
+const open = (read = counted) => createShardedIndex({ lunr, query, analyzer, entry: manifest.languages[process.argv[3]], fields: manifest.fields, load: read });
+// The eager ranking reads every row whole; each lazy one starts from a fresh
+// index, so it reads only the blocks it proves its first screen with.
+const index = open(load);
 
 async function eager(text) {
   const items = query.clauses(analyzer, text, { prefix });
@@ -52,7 +62,10 @@ async function refined(text, pages) {
 
 const shown = (page) => JSON.stringify([page.ref, page.criteria, page.key, page.passages.map((p) => [p.ref, p.criteria, p.key])]);
 
+// `part` holds the first n pages only (a first screen proven from a part of
+// the postings: rank.js `search` with `pages`).
 function difference(whole, part, n, stage) {
+  whole = whole.slice(0, n);
   if (whole.length !== part.length) return `${stage}: ${part.length} pages, not ${whole.length}`;
   for (let i = 0; i < whole.length; i++) {
     if (whole[i].ref !== part[i].ref) return `${stage}: page ${i} is ${part[i].ref}, not ${whole[i].ref}`;
@@ -70,14 +83,24 @@ for (const text of queries) {
   const whole = await eager(text);
   const wholeRefined = await refined(text, whole.pages);
   const differences = {};
+  const blocks = {};
+  let blocksWhole = 0;
+  {
+    blocksRead = 0;
+    await open().rows(query.clauses(analyzer, text, { prefix }).flatMap((c, _, all) => (c === all[0] ? [...all, ...query.fuzzyClauses(all)] : [])));
+    blocksWhole = blocksRead;
+  }
   for (const n of sizes) {
+    blocksRead = 0;
     // The widget asks for at least the refined first screen (widget-engine.js `rankPages`).
-    const part = await rank.search(lunr, analyzer, index, text, { prefix, pages: n });
+    const part = await rank.search(lunr, analyzer, open(), text, { prefix, pages: n });
     differences[n] =
       (part.fuzzy !== whole.fuzzy ? `fuzzy ${part.fuzzy}` : null) ??
+      (part.total < part.pages.length || part.total > whole.pages.length ? `total ${part.total} of ${whole.pages.length}` : null) ??
       difference(whole.pages, part.pages, n, "rank") ??
       (n >= rank.REFINED_PAGES ? difference(wholeRefined, await refined(text, part.pages), n, "refine") : null);
+    blocks[n] = blocksRead;
   }
-  answers.push({ pages: whole.pages.length, scored: whole.pages.reduce((sum, p) => sum + p.passages.length, 0), differences });
+  answers.push({ pages: whole.pages.length, scored: whole.pages.reduce((sum, p) => sum + p.passages.length, 0), differences, blocks, blocks_whole: blocksWhole });
 }
 process.stdout.write(JSON.stringify(answers));

@@ -179,16 +179,21 @@ function rawPieces(text) {
   return result;
 }
 
+// lunr.ru (and lunr.stemmer.support.js) may load after the analyzer is made:
+// the widget loads them only for a site or a query with Russian words.
 export function createAnalyzer(lunr) {
-  if (!lunr || !lunr.stemmer || !lunr.ru || !lunr.ru.stemmer) {
-    throw new Error("createAnalyzer needs lunr with lunr.stemmer.support.js and lunr.ru.js loaded");
-  }
+  if (!lunr || !lunr.stemmer) throw new Error("createAnalyzer needs lunr");
   const stemWith = (fn) => cached((word) => fn(new lunr.Token(word)).toString() || word);
   const stemEnglish = stemWith(lunr.stemmer);
-  const stemRussian = stemWith(lunr.ru.stemmer);
+  let stemRussian = null;
 
   function stem(piece, kind) {
-    return kind === "cyrillic" ? stemRussian(piece) : stemEnglish(piece);
+    if (kind !== "cyrillic") return stemEnglish(piece);
+    if (stemRussian === null) {
+      if (!lunr.ru || !lunr.ru.stemmer) throw new Error("a Russian word needs lunr.stemmer.support.js and lunr.ru.js loaded");
+      stemRussian = stemWith(lunr.ru.stemmer);
+    }
+    return stemRussian(piece);
   }
 
   function normalize(text) {

@@ -460,22 +460,140 @@ function only(rows, refs) {
   return { parts, fresh };
 }
 
-// Rank the pages of one language (a shards.js index) for the reader's raw
-// text (rank.py `search`): the term files of its terms, prefixes and typo
-// neighbours are read, lunr scores the passages on them, `rank` orders them.
-// With `pages`, only the passages of the first `pages` pages are scored and
-// ordered (`rank`'s `scoredPages`), on an index of their postings alone: the
-// same scores, without lunr matching every passage a short prefix touches.
-export async function search(lunr, analyzer, index, text, { prefix = true, pages = Infinity } = {}) {
-  const items = query.clauses(analyzer, text, { prefix });
-  if (!items.length) return { pages: [], fuzzy: false };
-  const rows = await index.rows([...items, ...query.fuzzyClauses(items)]);
-  const scores = (refs) => {
+// --- The first screen from a part of the postings (format 7; rank.py
+// `first_screen`): split term rows hold their title and heading postings, the
+// body postings are in blocks by page range. Rank what is loaded, give every
+// page not fully known the best key it could still reach, and load the blocks
+// of the most promising pages until the first screen is known and beats every
+// other page's best.
+
+// The best value of each page criterion a page could reach (rank.py
+// `_best_values`); a criterion with no bound here could be anything.
+function bestValues(criteria, known, words, unknown, extra) {
+  const value = (name) => known[name] ?? 0;
+  const reach = Math.min(words, value("words") + unknown);
+  const bounds = {
+    words: reach,
+    typos: Math.max(0, value("typos") - unknown),
+    proximity: reach,
+    heading: value("heading"),
+    whole_heading: value("whole_heading"),
+    exact: Math.min(words, value("exact") + unknown),
+    headline: value("headline"),
+    evidence: (value("evidence") + extra) * (1 + 1e-9) + 1e-12,
+  };
+  return criteria.map((c) => (c.name in bounds ? bounds[c.name] : c.higherFirst ? Infinity : -Infinity));
+}
+
+const keyOf = (criteria, values, ref) => [...values.map((v, i) => (criteria[i].higherFirst ? -v : v)), ref];
+
+// typoOnly of the whole rows from the loaded part; null when only the whole
+// rows can tell (rank.py `_typo_only`).
+function typoOnlyOf(words, partial, openKinds) {
+  const value = (page, name) => page.criteria.find(([n]) => n === name)[1];
+  if (partial.some((p) => value(p, "typos") < value(p, "words"))) return false;
+  if (!openKinds.length) return partial.length > 0;
+  if (openKinds.some(([i, kind]) => kind === PREFIX || (kind === EXACT && words[i].terms.length === 1))) return false;
+  return openKinds.some(([, kind]) => kind === EXACT) ? null : true;
+}
+
+// query.matches of the whole rows (lunr's fuzzy fallback) from the loaded
+// part; null when only the whole rows can tell (rank.py `_matches`).
+function matchesOf(rows, open, fields, items) {
+  if (query.matches(rows, fields, items)) return true; // more postings never unmatch
+  // A split row always has postings: any clause's split term may be the match.
+  const split = open.some(([t]) => items.some((c) => t.row[0] === c.term || (c.wildcardTrailing && t.row[0].startsWith(c.term))));
+  return items.some((c) => c.required) || split ? null : false;
+}
+
+async function firstScreen(lunr, analyzer, index, text, items, { prefix, pages }) {
+  const terms = await index.terms([...items, ...query.fuzzyClauses(items)]);
+  const words = query.words(analyzer, text, { prefix });
+  const criteria = pageCriteria(words);
+  const matching = terms.map((t) => words.flatMap((w, i) => {
+    const kind = matchKind(w, t.row[0]);
+    return kind === null ? [] : [[i, kind]];
+  }));
+  const exact = words.map(() => 0);
+  const other = words.map(() => 0);
+  terms.forEach((t, n) => {
+    for (const [i, kind] of matching[n]) {
+      if (kind === EXACT) exact[i] += t.largest;
+      else other[i] = Math.max(other[i], t.largest * PREFIX_BOOST);
+    }
+  });
+  const reach = words.map((_, i) => Math.max(exact[i], other[i]));
+  const extra = (unknown) => [...unknown].reduce((sum, i) => sum + reach[i], 0);
+  const wanted = Math.max(pages, 1);
+  let rows, known, partial, fuzzy;
+  for (;;) {
+    rows = terms.map((t) => t.row);
+    const open = terms.map((t, n) => [t, matching[n]]).filter(([t]) => !t.whole());
+    partial = rank(words, rows, new Map(), { scoredPages: 0 });
+    known = [];
+    let hopes = [];
+    for (const page of partial) {
+      const unknown = new Set();
+      for (const [t, m] of open) if (t.blockOf(page.ref) >= 0) for (const [i] of m) unknown.add(i);
+      if (!unknown.size) {
+        known.push(page);
+        continue;
+      }
+      // A word adds to the page BM25 what it may still add: nothing when every term's page weight is in.
+      const unweighed = new Set();
+      for (const [t, m] of open) if (!t.pageKnown(page.ref)) for (const [i] of m) unweighed.add(i);
+      const best = bestValues(criteria, Object.fromEntries(page.criteria), words.length, unknown.size, extra(unweighed));
+      hopes.push({ key: keyOf(criteria, best, page.ref), page });
+    }
+    const unseen = new Set(open.flatMap(([, m]) => m.map(([i]) => i)));
+    const unseenKey = unseen.size
+      ? keyOf(criteria, bestValues(criteria, {}, words.length, unseen.size, extra(unseen)), -1)
+      : null;
+    const bar = known.length >= wanted ? known[wanted - 1].key : null;
+    hopes = sortedByKey(hopes.filter((h) => bar === null || compareKeys(h.key, bar) < 0), (h) => h.key);
+    const unseenFirst = unseenKey !== null && (bar === null || compareKeys(unseenKey, bar) < 0);
+    if (hopes.length && !(unseenFirst && bar !== null)) {
+      // The most promising pages' blocks.
+      await Promise.all(open.map(([t]) => t.fill(hopes.slice(0, wanted).map((h) => t.blockOf(h.page.ref)).filter((b) => b >= 0))));
+      continue;
+    }
+    fuzzy = typoOnlyOf(words, partial, open.flatMap(([, m]) => m));
+    if (open.length && (unseenFirst || fuzzy === null || matchesOf(rows, open, index.fields.length, items) === null)) {
+      // Pages in no block read so far could show, or the fallback is in question: the whole rows.
+      await Promise.all(terms.map((t) => t.complete()));
+      continue;
+    }
+    break;
+  }
+  const top = known.slice(0, pages);
+  const refs = new Set(top.flatMap((page) => page.passages.map((p) => p.ref)));
+  const scores = scorer(lunr, analyzer, index, rows, text, prefix);
+  const ranked = rank(words, only(rows, refs).parts, scores, { scoredPages: pages });
+  return { pages: ranked, fuzzy: Boolean(fuzzy), total: partial.length };
+}
+
+// lunr's scores of some passages, on an index of their postings alone.
+function scorer(lunr, analyzer, index, rows, text, prefix) {
+  return (refs) => {
     const { parts, fresh } = only(rows, new Set(refs));
     const part = assemble(lunr, index.fields, parts, { fresh });
     const found = query.runOn(lunr, part, rows, analyzer, text, { prefix });
     return new Map(found.hits.map((hit) => [Number(hit.ref), hit.score]));
   };
-  const ranked = rank(query.words(analyzer, text, { prefix }), rows, scores, { scoredPages: pages });
-  return { pages: ranked, fuzzy: typoOnly(ranked) };
+}
+
+// Rank the pages of one language (a shards.js index) for the reader's raw
+// text (rank.py `search`): the term files of its terms, prefixes and typo
+// neighbours are read, lunr scores the passages on them, `rank` orders them.
+// With `pages`, only the first `pages` pages are ranked to the end, from as
+// few blocks of split rows as prove them (`firstScreen`; rank.py
+// `first_screen`): the same pages, criteria, passages and scores. `total`:
+// the pages found (with `pages`: at least this many).
+export async function search(lunr, analyzer, index, text, { prefix = true, pages = Infinity } = {}) {
+  const items = query.clauses(analyzer, text, { prefix });
+  if (!items.length) return { pages: [], fuzzy: false, total: 0 };
+  if (Number.isFinite(pages)) return firstScreen(lunr, analyzer, index, text, items, { prefix, pages });
+  const rows = await index.rows([...items, ...query.fuzzyClauses(items)]);
+  const ranked = rank(query.words(analyzer, text, { prefix }), rows, scorer(lunr, analyzer, index, rows, text, prefix));
+  return { pages: ranked, fuzzy: typoOnly(ranked), total: ranked.length };
 }

@@ -122,6 +122,78 @@ export function decodeRow([term, termIndex, ...lists]) {
   ];
 }
 
+// A term's row as loaded so far (`row`, decoded, in the usual shape; Term in
+// engine/shards.py). A split row (format 7) starts with its title and heading
+// postings and the page postings of the pages they are on; `fill` adds
+// blocks (body postings and the other page postings of a range of pages)
+// until `whole()`. A row that is not split is whole.
+export class Term {
+  constructor(row, file) {
+    this.file = file;
+    this.head = decodeRow(row.slice(0, 6));
+    this.blocks = new Map();
+    if (row.length > 6) {
+      const [name, gaps, largest] = row[6];
+      this.name = name;
+      let first = 0;
+      this.firsts = base64Numbers(gaps, 0).map((gap) => (first += gap));
+      this.largest = largest / 1000;
+      this.headPages = new Set(this.head[5].filter((_, j) => j % 2 === 0));
+    } else {
+      this.headPages = new Set();
+      this.name = null;
+      this.firsts = [];
+      this.largest = 0;
+      const pages = this.head[5];
+      for (let j = 1; j < pages.length; j += 2) this.largest = Math.max(this.largest, pages[j]);
+    }
+    this.row = this.head;
+  }
+
+  whole() {
+    return this.blocks.size === this.firsts.length;
+  }
+
+  // The block holding `page`'s postings when it is not loaded yet, else -1.
+  blockOf(page) {
+    if (this.whole()) return -1;
+    const block = lastNotAfter(this.firsts, page);
+    return this.blocks.has(block) ? -1 : block;
+  }
+
+  // Whether `page`'s page posting (or its absence) is loaded.
+  pageKnown(page) {
+    return this.headPages.has(page) || this.blockOf(page) < 0;
+  }
+
+  add(block, data) {
+    this.blocks.set(block, decodeRow(["", 0, ...data.postings]).slice(2));
+    const order = [...this.blocks.keys()].sort((a, b) => a - b);
+    const body = order.flatMap((n) => this.blocks.get(n)[0]);
+    const pairs = [];
+    const addPairs = (flat) => {
+      for (let j = 0; j < flat.length; j += 2) pairs.push([flat[j], flat[j + 1]]);
+    };
+    addPairs(this.head[5]);
+    for (const n of order) addPairs(this.blocks.get(n)[1]);
+    pairs.sort((a, b) => a[0] - b[0]);
+    this.row = [...this.head.slice(0, 4), body, pairs.flat()];
+  }
+
+  async fill(blocks) {
+    const wanted = [...new Set(blocks)].filter((n) => !this.blocks.has(n));
+    const data = await Promise.all(wanted.map((n) => this.file(`${this.name}.${n}.json`)));
+    wanted.forEach((n, k) => {
+      if (!this.blocks.has(n)) this.add(n, data[k]);
+    });
+  }
+
+  async complete() {
+    await this.fill(this.firsts.map((_, n) => n));
+    return this.row;
+  }
+}
+
 // What assembling needs of a row, worked out once per row (a parsed term
 // file's rows come back keystroke after keystroke): its lunr posting (never
 // changed by lunr, so indexes share it) and, per field/ref it occurs in,
@@ -265,23 +337,24 @@ export function createShardedIndex({ lunr, query, analyzer, entry, fields, load 
     return { names, wanted };
   }
 
-  // A file's rows are decoded once: the same decoded row comes back keystroke
+  // A term's row is decoded once: the same decoded row comes back keystroke
   // after keystroke, so assemble's per-row work is kept too.
-  const decodedRows = new WeakMap();
-  function decoded(row) {
-    let found = decodedRows.get(row);
-    if (found === undefined) {
-      found = decodeRow(row);
-      decodedRows.set(row, found);
-    }
-    return found;
+  const loadedTerms = new Map();
+  function term(row) {
+    if (!loadedTerms.has(row[0])) loadedTerms.set(row[0], new Term(row, file));
+    return loadedTerms.get(row[0]);
   }
 
-  // The rows of the terms the clauses can match, in term order.
-  async function rows(items) {
+  // The terms the clauses can match, in term order, split ones as loaded so far.
+  async function terms(items) {
     const { names, wanted } = await plan(items);
     const data = await Promise.all(names.map(file));
-    return data.flatMap((d) => d.terms.filter((row) => wanted(row[0])).map(decoded));
+    return data.flatMap((d) => d.terms.filter((row) => wanted(row[0])).map(term));
+  }
+
+  // The rows of the terms the clauses can match, in term order, whole.
+  async function rows(items) {
+    return Promise.all((await terms(items)).map((t) => t.complete()));
   }
 
   // Only the matching terms of the files: a smaller index loads faster.
@@ -311,5 +384,5 @@ export function createShardedIndex({ lunr, query, analyzer, entry, fields, load 
     return { doc: { id, title, url }, anchor, heading, text };
   }
 
-  return { run, rows, chunk, fields };
+  return { run, rows, terms, chunk, fields };
 }

@@ -6,7 +6,10 @@
 
 import { FORMAT_VERSION, PASSAGES_PER_PAGE, STATUS_INSUFFICIENT, STATUS_SUPPORTED } from "./contract.js";
 
-const VENDOR_SCRIPTS = ["vendor/lunr.min.js", "vendor/lunr.stemmer.support.min.js", "vendor/lunr.ru.min.js"];
+const VENDOR_SCRIPTS = ["vendor/lunr.min.js"];
+// Loaded only when the index holds Russian terms (the manifest's `stemmers`)
+// or the query a Russian word: 5 KB gzipped an English site never needs.
+const RUSSIAN_SCRIPTS = ["vendor/lunr.stemmer.support.min.js", "vendor/lunr.ru.min.js"];
 
 export class LoadError extends Error {}
 
@@ -72,6 +75,8 @@ const rememberingAnalyses = (analyzer) => ({ ...analyzer, analyze: remembering(a
 export function createEngine(assetsUrl, { searchUrl = new URL("../search/", assetsUrl), siteUrl = new URL("../", assetsUrl) } = {}) {
   const cache = new Map();
   let analyzerChecked = false;
+  let searchFetches = 0; // search files fetched so far: a search that fetched some is cold
+  let lastCold = true; // the last search fetched search files (or none ran yet)
   // The page loads the widget as citesearch.js?v=<build>; its siblings get the
   // same stamp so a rebuilt site never mixes old and new modules.
   const asset = (path) => new URL(path + new URL(assetsUrl).search, assetsUrl);
@@ -107,17 +112,29 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
       const [mods, data] = await Promise.all([modules(), manifest()]);
       const entry = data.languages[lang];
       if (!entry) throw new LoadError(`the site has no search index for language "${lang}"`);
-      const load = (name) => fetchJson(new URL(name, searchUrl));
+      const load = (name) => {
+        searchFetches++;
+        return fetchJson(new URL(name, searchUrl));
+      };
       const { lunr, query, analyzer } = mods;
       const index = mods.shards.createShardedIndex({ lunr, query, analyzer, entry, fields: data.fields, load });
       // ref -> {doc, anchor, heading, text} of every passage whose file is in.
       return { lang, index, chunks: new Map() };
     });
 
-  // Loads everything a search in `langs` needs and warns once when the index
-  // was built by another analyzer than the one this page runs.
-  async function prepare(langs) {
+  // lunr.ru for Russian words, once lunr itself has run.
+  const russian = () =>
+    once(cache, "russian", async () => {
+      await modules();
+      await Promise.all(RUSSIAN_SCRIPTS.map((path) => loadScript(asset(path))));
+    });
+
+  // Loads everything a search in `langs` for `text` needs and warns once when
+  // the index was built by another analyzer than the one this page runs.
+  async function prepare(langs, text = "") {
     const [data, mods] = await Promise.all([manifest(), modules()]);
+    const stemmed = langs.some((lang) => (data.languages[lang]?.stemmers ?? ["ru"]).includes("ru"));
+    if (stemmed || mods.analyzer.pieces(text).some((piece) => piece.kind === "cyrillic")) await russian();
     const built = data.analyzer || {};
     if (!analyzerChecked && (built.name !== mods.analyzer.name || built.version !== mods.analyzer.version)) {
       console.warn(
@@ -151,7 +168,7 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
         const refs = found.pages.slice(0, mods.rank.REFINED_PAGES).flatMap((page) => page.passages.slice(0, perPage).map((p) => p.ref));
         const chunks = await Promise.all(refs.map((ref) => chunkOf(shard, ref)));
         const texts = new Map(refs.map((ref, i) => [ref, [chunks[i].heading, chunks[i].text]]));
-        return { pages: mods.rank.refine(mods.analyzer, found.pages, words, texts, text, { prefix, perPage }), fuzzy: found.fuzzy };
+        return { pages: mods.rank.refine(mods.analyzer, found.pages, words, texts, text, { prefix, perPage }), fuzzy: found.fuzzy, total: found.total };
       })
     );
     const lists = shards.map((shard, order) =>
@@ -167,7 +184,8 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
       if (pick < 0) break;
       ranked.push(lists[pick][heads[pick]++]);
     }
-    return { ranked, fuzzy: answers.some((found) => found.fuzzy) };
+    // `total`: the pages found, at least (a first screen proven from a part of the postings, rank.js `search`).
+    return { ranked, fuzzy: answers.some((found) => found.fuzzy), total: answers.reduce((sum, found) => sum + found.total, 0) };
   }
 
   // Absolute page URLs, per page URL of the index.
@@ -208,9 +226,8 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
   // soon as their texts are in (the same ranks and quotes as in the full
   // answer), so they can show before the texts of lower-ranked results arrive.
   async function search(text, { langs, limit = 10, perPage = PASSAGES_PER_PAGE, prefix = true, first = 5, onFirst = null } = {}) {
-    const { mods, shards } = await prepare(langs);
-    const { ranked, fuzzy } = await rankPages(mods, shards, text, { prefix, perPage, limit });
-    const shown = ranked.slice(0, limit).flatMap(({ shard, page }, position) => {
+    const { mods, shards } = await prepare(langs, text);
+    const items = (ranked, count) => ranked.slice(0, count).flatMap(({ shard, page }, position) => {
       const passages = page.passages.slice(0, perPage);
       const pageCriteria = Object.fromEntries(page.criteria);
       return passages.map((passage, n) => {
@@ -219,19 +236,42 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
       });
     });
     const result = ({ shard, passage, extra }) => ({ ...passageResult(mods, shard, passage, text, prefix), ...extra });
-    const answer = (results) => {
+    const answerOf = ({ fuzzy, total }, results) => {
       const status = results.some((r) => r.quote !== null) ? STATUS_SUPPORTED : STATUS_INSUFFICIENT;
-      return { query: text.trim(), status, fuzzy, results, total: ranked.length };
+      return { query: text.trim(), status, fuzzy, results, total };
     };
-    // Warm: every text is in, the answer is made at once (shown once).
-    if (shown.every(({ shard, passage }) => shard.chunks.has(passage.ref))) return answer(shown.map(result));
-    // Requested in rank order: the top results' files are asked for first.
-    const pending = shown.map(async (item) => {
+    const withText = async (item) => {
       await chunkOf(item.shard, item.passage.ref);
       return result(item);
-    });
+    };
+    const inAlready = (list) => list.every(({ shard, passage }) => shard.chunks.has(passage.ref));
+    // Cold (search files had to be fetched): the first results come from the
+    // refined first screen alone, which rank.js proves from fewer blocks of the
+    // frequent words' postings than the pages after it need; they are the
+    // whole answer's first results. Warm, the whole answer shows at once.
+    // While typing on warm files (the last search fetched none) the screen is
+    // not ranked twice.
+    let shownFirst = false;
+    const screen = mods.rank.REFINED_PAGES;
+    const fetched = searchFetches;
+    if (onFirst && limit > screen && lastCold) {
+      const early = await rankPages(mods, shards, text, { prefix, perPage, limit: screen });
+      const top = items(early.ranked, screen);
+      if (top.length > first && searchFetches !== fetched) {
+        onFirst(answerOf(early, await Promise.all(top.slice(0, first).map(withText))));
+        shownFirst = true;
+      }
+    }
+    const ranking = await rankPages(mods, shards, text, { prefix, perPage, limit });
+    lastCold = searchFetches !== fetched;
+    const shown = items(ranking.ranked, limit);
+    const answer = (results) => answerOf(ranking, results);
+    // Warm: every text is in, the answer is made at once (shown once).
+    if (inAlready(shown)) return answer(shown.map(result));
+    // Requested in rank order: the top results' files are asked for first.
+    const pending = shown.map(withText);
     const all = Promise.all(pending); // handles every rejection, even one before the first results are in
-    if (onFirst && pending.length > first) onFirst(answer(await Promise.all(pending.slice(0, first))));
+    if (onFirst && !shownFirst && pending.length > first) onFirst(answer(await Promise.all(pending.slice(0, first))));
     return answer(await all);
   }
 

@@ -7,6 +7,7 @@ it does not know.  Layout of ``site/search/`` (one set per language)::
     manifest.json                     fixed path, never cached
     termlist.<lang>.<hash>.json       which term file holds which terms, for some term files
     terms.<lang>.<hash>.json          postings and weights of a range of terms
+    block.<lang>.<hash>.<n>.json      body postings of a frequent term, for a range of pages
     dict.<lang>.<hash>.<m><p|s><n>.json  terms of one length by start or end, for fuzzy expansion
     chunks/list.<hash>.json           the content hashes of some chunk groups
     chunks/<hash>.<n>.json            documents, anchors, headings and texts of a few refs
@@ -30,7 +31,8 @@ has ten times more lists and dictionary files, each of them no larger.  Manifest
      "terms":      [["first term", "termlist.en.<hash>.json"], ...],  # UTF-16 order
      "dictionary": {"name": "dict.en.<hash>", "buckets": [[3, 1], [4, 2], ...]},
      "chunks":     {"per_file": 4, "files_per_group": 96, "groups_per_list": 16,
-                    "lists": ["<hash>", ...]}}
+                    "lists": ["<hash>", ...]},
+     "stemmers":   ["ru"]}  # the index holds Russian terms: the widget loads lunr.ru for its texts
 
 ``termlist.<lang>.json`` is ``{"terms": [["first term", "terms.en.<hash>.json"], ...]}``;
 its first term is the one the manifest gives it.  A term lives in the last
@@ -63,6 +65,16 @@ a ref is the largest page start not after it) and ``page_weight`` the BM25
 weight of the term in the whole page (title, headings and bodies), which
 ranks pages (``rank``).  It rides in the term files, so it is loaded with
 the term, lazily, and costs no file of its own.
+
+A term whose postings strings are longer than ``TERM_SPLIT_BYTES`` is split
+(format 7): its row keeps the title and heading postings, the page
+postings of the pages those are on and an empty body list, and ends with
+``[blocks name, first refs, largest page weight in thousandths]``; its body
+postings and other page postings are in ``block.<lang>.<hash>.<n>.json`` =
+``{"postings": ["body postings", "page postings"]}``, block ``n`` holding the
+pages from its first ref (base-64 gaps, the first 0) to the next block's.
+``shards.Term`` joins them back; ``rank.first_screen`` (and rank.js
+``search``) reads only the blocks that prove the first screen.
 
 The dictionary serves typo tolerance (a query term's neighbours within one
 edit), which every ranking asks for.  Its files are cut so that the
@@ -113,7 +125,10 @@ import re
 # word start and end; postings are base-64 strings (issue 19: cold and site bytes).
 # 6: a long postings list may give its weights through a table of its distinct
 # weights (POSTING_TABLE_MARK): the frequent terms a cold search reads (issue 19).
-FORMAT_VERSION = 6
+# 7: a term of long postings is split (TERM_SPLIT_BYTES): its row holds its
+# title and heading postings and the page postings of the pages they are on,
+# the rest is in blocks by ref range, so a first screen reads a few (issue 19).
+FORMAT_VERSION = 7
 
 SEARCH_DIR = "search"
 MANIFEST_NAME = "manifest.json"
@@ -157,25 +172,31 @@ MAX_WORD_LENGTH = 64
 
 
 # Target sizes of the files a query fetches, in uncompressed bytes: a term
-# file is ~10 KB gzipped (base-64 postings compress ~1.6x).  The manifest
+# file is ~2.5 KB gzipped (base-64 postings compress ~1.6x).  The manifest
 # names term lists, not term files (format 5), so smaller files cost a
-# longer term list, not a longer manifest.
-TERMS_FILE_BYTES = 16_000
+# longer term list, not a longer manifest.  Since long rows are split
+# (format 7) a file is mostly the rows of terms the query did not ask for:
+# at 16,000 bytes, 10 of the 13 KB gz of the file of "request" (10,000 pages).
+TERMS_FILE_BYTES = 4_000
 # A dictionary file (terms of one length by start or end): ~0.4 KB gzipped.
 # Every word of a query reads six of them (its typo neighbours), so their size
 # is paid on every cold search: 12 files for 2 words on 10,000 generated pages
-# were 13.9 KB gz at 4,000 bytes, 5.1 KB at 1,000 (1,354 files instead of 348).
-DICTIONARY_FILE_BYTES = 1_000
-# Chunks per chunk file (a chunk's text is ~400 bytes: a file is ~2 KB) and
-# chunk files per content hash (384 refs, ~40 pages: an edit renames the 96
-# files of its group; rust-rfcs: ~50 hashes).
-CHUNKS_PER_FILE = 4
-CHUNK_FILES_PER_GROUP = 96
+# were 13.9 KB gz at 4,000 bytes, 5.1 KB at 1,000 (1,354 files instead of 348),
+# at 600 (2,300 files).
+DICTIONARY_FILE_BYTES = 600
+# Chunks per chunk file (a chunk's text is ~400 bytes: a file is ~0.8 KB) and
+# chunk files per content hash (384 refs, ~40 pages: an edit renames the 192
+# files of its group; rust-rfcs: ~50 hashes).  A first screen reads the texts
+# of its 10 pages' shown passages, one or two to a file: half the neighbours
+# of 4 to a file (rust-rfcs chunk files 27.5 -> 21.2 KB gz, round 6).
+CHUNKS_PER_FILE = 2
+CHUNK_FILES_PER_GROUP = 192
 
 # A list of files (term list, dictionary list) of about this many bytes: each
-# entry is ~45 bytes, so ~180 files per list (~4 KB gzipped).  A 100,000-page
-# site has ~10,000 term files: ~60 lists in the manifest.
-LISTING_FILE_BYTES = 8_000
+# entry is ~45 bytes, so ~90 files per list (~1.5 KB gzipped; every query
+# word reads one).  Term files of 4,000 bytes: a 10,000-page site has ~3,700,
+# ~40 lists in the manifest (1.4 KB gz); 100,000 pages ~10 times more.
+LISTING_FILE_BYTES = 4_000
 # Chunk group hashes per chunk list (17 bytes each, hex that hardly compresses:
 # ~0.3 KB, ~0.2 KB gzipped).  A list names the files of 6,144 refs; a first
 # screen of results is spread over ~10 lists whatever the site's size (8 of 15
@@ -195,7 +216,19 @@ POSTING_TABLE_MARK = "~"
 POSTING_TABLE_MIN = 128
 POSTING_TABLE_SAVING = 0.1
 
+# A term row whose postings strings are longer than this (in characters) is
+# split (format 7): its row keeps the title and heading postings and the page
+# postings of the pages they are on, and names its blocks: the body postings
+# and the other page postings of consecutive pages, about TERM_BLOCK_BYTES
+# each.  A first screen whose pages hold the query words in titles and
+# headings is proven from the rows alone, and reads only the blocks of its
+# pages (``rank.first_screen``).  A first screen's ten pages are in up to ten
+# blocks of each word, whatever the site's size: small blocks, more files.
+TERM_SPLIT_BYTES = 4_000
+TERM_BLOCK_BYTES = 600
+
 TERMS_KIND = "terms"
+BLOCK_KIND = "block"
 TERM_LIST_KIND = "termlist"
 DICTIONARY_KIND = "dict"
 DICTIONARY_BY_START = "p"
@@ -233,6 +266,12 @@ def dictionary_key_hash(key: str) -> int:
 def dictionary_file_name(name: str, length: int, kind: str, bucket: int) -> str:
     """A dictionary file, from the manifest's ``dictionary.name`` (``dict.<lang>.<hash>``)."""
     return f"{name}.{length}{kind}{bucket}.json"
+
+
+def block_file_name(name: str, position: int) -> str:
+    """Block ``position`` of a split term row (format 7), from the name its row
+    gives (``block.<lang>.<hash>``)."""
+    return f"{name}.{position}.json"
 
 
 def chunk_list_name(list_hash: str) -> str:

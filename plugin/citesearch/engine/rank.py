@@ -46,7 +46,7 @@ from typing import Callable, Mapping, Sequence
 
 from . import analyzer, query, quote
 from .query import PREFIX_BOOST, Word
-from .shards import ShardedIndex, assemble, within_one_edit
+from .shards import ShardedIndex, Term, assemble, within_one_edit
 
 EXACT, PREFIX, TYPO = 0, 1, 2
 
@@ -512,6 +512,7 @@ def typo_only(pages: Sequence[Ranked]) -> bool:
 class Found:
     pages: list[Ranked]
     fuzzy: bool  # every page was found through typos alone
+    total: int | None = None  # pages found (``first_screen``: at least this many)
 
 
 def _only(rows: Sequence[list], refs: set[int]) -> list[list]:
@@ -547,3 +548,139 @@ def search(sharded: ShardedIndex, text: str, *, prefix: bool = True, pages: int 
 
         ranked = rank(words, rows, scores, scored_pages=pages)
     return Found(ranked, typo_only(ranked))
+
+
+# --- The first screen from a part of the postings (format 7).
+#
+# A split term row (``shards.Term``) holds its title and heading postings and
+# the page postings of the pages they are on; its body postings are in blocks
+# by page range.  ``first_screen`` ranks what is loaded, gives every page not
+# fully known the best key it could still reach, and loads the blocks of the
+# most promising pages until the first screen's pages are known and beat
+# every other page's best: the pages, criteria, passages and scores a reader
+# is shown are those of the whole rows (tests/test_rank_bounded.py).
+
+
+def _best_values(criteria: Sequence[Criterion], known: Mapping[str, float], words: int, unknown: int,
+                 extra: float) -> list[float]:
+    """The best value of each page criterion a page could reach, knowing its
+    ``known`` values (from the rows as loaded) and that ``unknown`` query words
+    may be in its postings not loaded yet, adding at most ``extra`` to its
+    page BM25.  Title and heading postings are always loaded, so the
+    criteria read from them alone are known; a criterion with no bound
+    here could be anything (a page that could reach it is loaded)."""
+    value = lambda name: known.get(name, 0)  # noqa: E731
+    reach = min(words, value("words") + unknown)
+    bounds = {
+        "words": reach,
+        "typos": max(0, value("typos") - unknown),
+        "proximity": reach,  # the most words one passage holds: no more than the page holds
+        "heading": value("heading"),
+        "whole_heading": value("whole_heading"),
+        "exact": min(words, value("exact") + unknown),
+        "headline": value("headline"),
+        # Above any sum in any order of the float additions.
+        "evidence": (value("evidence") + extra) * (1 + 1e-9) + 1e-12,
+    }
+    return [bounds.get(c.name, float("inf") if c.higher_first else float("-inf")) for c in criteria]
+
+
+def _reach(words: Sequence[Word], terms: Sequence[Term], matching: Sequence[list]) -> list[float]:
+    """The most a query word adds to a page's BM25 (``evidence``), from the
+    largest page weight of each term it matches."""
+    exact = [0.0] * len(words)
+    other = [0.0] * len(words)
+    for term, kinds in zip(terms, matching):
+        for i, kind in kinds:
+            if kind == EXACT:
+                exact[i] += term.largest
+            else:
+                other[i] = max(other[i], term.largest * PREFIX_BOOST)
+    return [max(a, b) for a, b in zip(exact, other)]
+
+
+def _typo_only(words: Sequence[Word], partial: Sequence[Ranked], open_terms: Sequence[tuple]) -> bool | None:
+    """``typo_only`` of the whole rows from the loaded part; None when only
+    the whole rows can tell (a CJK word's bigram in a split row)."""
+    if any(p.explain()["typos"] < p.explain()["words"] for p in partial):
+        return False  # a word found by its own term or a prefix stays found so
+    if not open_terms:
+        return bool(partial)
+    kinds = [(i, kind) for _, matching in open_terms for i, kind in matching]
+    if any(kind == PREFIX or (kind == EXACT and len(words[i].terms) == 1) for i, kind in kinds):
+        return False  # a split row's term is on some page
+    return None if any(kind == EXACT for _, kind in kinds) else True
+
+
+def _matches(rows: Sequence[list], open_terms: Sequence[tuple], fields: int, items: list) -> bool | None:
+    """``query.matches`` of the whole rows (lunr's fuzzy fallback) from the
+    loaded part; None when only the whole rows can tell."""
+    if query.matches(rows, fields, items):
+        return True  # more postings never unmatch
+    # A split row always has postings: any clause's split term may be the match.
+    if any(c.required for c in items) or any(t.row[0] == c.term or c.wildcard_trailing and t.row[0].startswith(c.term)
+                                             for t, _ in open_terms for c in items):
+        return None
+    return False
+
+
+def first_screen(sharded: ShardedIndex, text: str, *, prefix: bool = True, pages: int) -> Found:
+    """The first ``pages`` pages of ``search(sharded, text, pages=pages)``,
+    the same in every value, read from as few blocks of split rows as prove them.
+
+    ``total`` is the number of pages found among the postings read (all of
+    them when every row was read whole): at least the first screen, and more
+    when more pages are known to match.
+    """
+    items = query.clauses(text, prefix=prefix)
+    if not items:
+        return Found([], False, 0)
+    terms = sharded.terms(items + query.fuzzy_clauses(items))
+    words = query.words(text, prefix=prefix)
+    criteria = page_criteria(words)
+    matching = [[(i, k) for i, w in enumerate(words) if (k := match_kind(w, t.row[0])) is not None] for t in terms]
+    reach = _reach(words, terms, matching)
+    wanted = max(pages, 1)
+    while True:
+        rows = [t.row for t in terms]
+        open_terms = [(t, m) for t, m in zip(terms, matching) if not t.whole()]
+        partial = rank(words, rows, {}, scored_pages=0)
+        known, hopes = [], []
+        for page in partial:
+            unknown = {i for t, m in open_terms if t.block_of(page.ref) is not None for i, _ in m}
+            if not unknown:
+                known.append(page)
+                continue
+            # A word adds to the page BM25 what it may still add: nothing when every term's page weight is in.
+            unweighed = {i for t, m in open_terms if not t.page_known(page.ref) for i, _ in m}
+            best = _best_values(criteria, page.explain(), len(words), len(unknown), sum(reach[i] for i in unweighed))
+            hopes.append((_key(criteria, best, page.ref), page))
+        unseen = {i for _, m in open_terms for i, _ in m}
+        unseen_key = _key(criteria, _best_values(criteria, {}, len(words), len(unseen), sum(reach[i] for i in unseen)),
+                          -1) if unseen else None
+        bar = known[wanted - 1].key if len(known) >= wanted else None
+        hopes = sorted((h for h in hopes if bar is None or h[0] < bar), key=lambda h: h[0])
+        if hopes and (unseen_key is None or bar is None or not unseen_key < bar):
+            for _, page in hopes[:wanted]:  # the most promising pages' blocks
+                for t, _ in open_terms:
+                    block = t.block_of(page.ref)
+                    if block is not None:
+                        t.fill([block])
+            continue
+        fuzzy = _typo_only(words, partial, open_terms)
+        if open_terms and (unseen_key is not None and (bar is None or unseen_key < bar) or fuzzy is None
+                           or _matches(rows, open_terms, len(sharded.fields), items) is None):
+            for t in terms:  # pages in no block read so far could show, or the fallback is in question
+                t.complete()
+            continue
+        break
+    top = known[:pages]
+    refs = {p.ref for page in top for p in page.passages}
+
+    def scores(shown: list[int]) -> dict[int, float]:
+        part = assemble(sharded.fields, _only(rows, set(shown)))
+        found = query.run_on(part, rows, len(sharded.fields), text, prefix=prefix)
+        return {int(hit.ref): hit.score for hit in found.hits}
+
+    ranked = rank(words, _only(rows, refs), scores, scored_pages=pages)
+    return Found(ranked, bool(fuzzy), len(partial))

@@ -117,6 +117,62 @@ def decoded(row: list) -> list:
     return [row[0], row[1], *lists]
 
 
+class Term:
+    """A term's row as loaded so far (``row``, decoded, in the usual shape).
+
+    A split row (format 7, ``contract.TERM_SPLIT_BYTES``) starts with its
+    title and heading postings and the page postings of the pages they are
+    on; ``load`` adds blocks (body postings and the other page postings of a
+    range of pages) until ``whole``.  A row that is not split is whole.
+    """
+
+    def __init__(self, row: list, load: Load):
+        self.load = load
+        self.head = decoded(row[:6])
+        self.blocks: dict[int, list] = {}
+        if len(row) > 6:
+            self.name, gaps, largest = row[6]
+            self.firsts = list(accumulate(base64_numbers(gaps)))
+            self.largest = largest / 1000
+            self.head_pages = set(self.head[5][::2])
+        else:
+            self.head_pages = set()
+            self.name, self.firsts = None, []
+            self.largest = max(self.head[5][1::2], default=0.0)
+        self.row = self.head
+
+    def whole(self) -> bool:
+        return len(self.blocks) == len(self.firsts)
+
+    def block_of(self, page: int) -> int | None:
+        """The block holding ``page``'s postings when it is not loaded yet, else None."""
+        if self.whole():
+            return None
+        block = bisect.bisect_right(self.firsts, page) - 1
+        return None if block in self.blocks else block
+
+    def page_known(self, page: int) -> bool:
+        """Whether ``page``'s page posting (or its absence) is loaded."""
+        return page in self.head_pages or self.block_of(page) is None
+
+    def add(self, block: int, data: dict) -> None:
+        """Block ``block`` as read (``{"postings": [body postings, page postings]}``)."""
+        self.blocks[block] = decoded(["", 0, *data["postings"]])[2:]
+        body = [x for n in sorted(self.blocks) for x in self.blocks[n][0]]
+        pages = sorted([*zip(self.head[5][::2], self.head[5][1::2]),
+                        *(pair for part in self.blocks.values() for pair in zip(part[1][::2], part[1][1::2]))])
+        self.row = [*self.head[:4], body, [x for pair in pages for x in pair]]
+
+    def fill(self, blocks: Iterable[int]) -> None:
+        for block in blocks:
+            if block not in self.blocks:
+                self.add(block, self.load(contract.block_file_name(self.name, block)))
+
+    def complete(self) -> list:
+        self.fill(range(len(self.firsts)))
+        return self.row
+
+
 def last_not_after(keys: list, key) -> int:
     """Position of the last key not after ``key``, -1 when every key is after it."""
     return bisect.bisect_right(keys, key) - 1
@@ -134,6 +190,7 @@ class ShardedIndex:
         self.files: dict[str, dict] = {}
         self.firsts: dict[int, list[bytes]] = {}  # term list position -> its files' first terms
         self._near: dict[str, list[str]] = {}  # term -> its neighbours within one edit
+        self._terms: dict[str, Term] = {}  # term -> its row as loaded so far
 
     def _file(self, name: str) -> dict:
         if name not in self.files:
@@ -202,10 +259,21 @@ class ShardedIndex:
         names = [self._listed(p)[e][1] for p, e in sorted(positions)]
         return names, lambda term: term in exact or any(term.startswith(prefix) for prefix in prefixes)
 
-    def rows(self, items: Iterable[query.Clause]) -> list[list]:
-        """The rows of the terms the clauses can match, in term order."""
+    def terms(self, items: Iterable[query.Clause]) -> list[Term]:
+        """The terms the clauses can match, in term order, split ones as loaded so far."""
         names, wanted = self.plan(items)
-        return [decoded(row) for name in names for row in self._file(name)["terms"] if wanted(row[0])]
+        found = []
+        for name in names:
+            for row in self._file(name)["terms"]:
+                if wanted(row[0]):
+                    if row[0] not in self._terms:
+                        self._terms[row[0]] = Term(row, self._file)
+                    found.append(self._terms[row[0]])
+        return found
+
+    def rows(self, items: Iterable[query.Clause]) -> list[list]:
+        """The rows of the terms the clauses can match, in term order, whole."""
+        return [term.complete() for term in self.terms(items)]
 
     def index(self, items: Iterable[query.Clause]) -> Index:
         """Only the matching terms of the files: a smaller index loads faster."""

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import itertools
+import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,7 +15,7 @@ import lunr
 import orjson
 
 from ..engine import analyzer, contract
-from ..engine.shards import utf16_key
+from ..engine.shards import decoded, utf16_key
 from ..model import Chunk, ParsedDocument
 from .lunr_index import ChunkCounts, Weighed, rounded, term_row_batches, weighed_batches
 from .spool import ChunkRefs
@@ -113,10 +115,15 @@ def build_shard(lang: str, pages: Iterable[SearchPage], files: MutableMapping[st
 
     files = {} if files is None else files  # given: each file goes there as it is made
     entry: dict = {"documents": len(pages), "chunks_count": len(chunks)}
-    entry["terms"] = _term_files(lang, rows(), files)
+    entry["terms"] = _term_files(lang, _split_rows(lang, rows(), page_starts, files), files)
     entry["dictionary"] = _dictionary_files(lang, terms, files)
+    # Russian terms: the widget loads lunr.ru to stem the texts it quotes (else only for a Russian query).
+    entry["stemmers"] = ["ru"] if any(_CYRILLIC.search(term) for term in terms) else []
     entry["chunks"] = _chunk_files(chunks, owners, files)
     return LanguageShard(lang, files, entry)
+
+
+_CYRILLIC = re.compile(f"[{analyzer.CYRILLIC_RANGES}]")
 
 
 def _apply_boosts(rows: list[list], boosts: list[float]) -> None:
@@ -262,6 +269,55 @@ def base64_strings(numbers, bounds) -> list[str]:
 def _row_size(row: list) -> int:
     # About the JSON length: a term, then (gap, weight) pairs of ~4 digits.
     return len(row[0]) + 24 + 2 * sum(len(flat) for flat in row[2:])
+
+
+def _split_rows(lang: str, rows: Iterable[tuple[list, int]], page_starts: list[int],
+                files: dict[str, bytes]) -> Iterator[tuple[list, int]]:
+    """The rows, each of postings longer than ``TERM_SPLIT_BYTES`` split (``split_row``)."""
+    for row, size in rows:
+        if sum(len(text) for text in row[2:]) > contract.TERM_SPLIT_BYTES:
+            row = split_row(lang, row, page_starts, files)
+            size = len(row[0]) + 60 + sum(len(text) for text in row[2:6])
+        yield row, size
+
+
+def split_row(lang: str, row: list, page_starts: list[int], files: dict[str, bytes]) -> list:
+    """A long term row as written in format 7 (``contract``): its title and
+    heading postings, the page postings of the pages those are on, then
+    ``[blocks name, first refs, largest page weight]``; the body postings and
+    the other page postings go into blocks of consecutive pages, about
+    ``TERM_BLOCK_BYTES`` each, written to ``files``."""
+    term, term_index, title, heading, body, pages = decoded(row)
+    page_of = lambda ref: page_starts[bisect.bisect_right(page_starts, ref) - 1]  # noqa: E731
+    in_head = {page_of(ref) for flat in (title, heading) for ref in flat[::2]}
+    by_page: dict[int, list] = {}
+    for ref, weight in zip(body[::2], body[1::2]):
+        by_page.setdefault(page_of(ref), []).extend((ref, weight))
+    blocks: list[tuple[int, list, list]] = []  # (first ref, body postings, page postings)
+    size = contract.TERM_BLOCK_BYTES
+    for page, weight in zip(pages[::2], pages[1::2]):
+        if size >= contract.TERM_BLOCK_BYTES:
+            blocks.append((page if blocks else 0, [], []))
+            size = 0
+        _, block_body, block_pages = blocks[-1]
+        postings = by_page.pop(page, [])
+        block_body.extend(postings)
+        size += 2 * len(postings)  # ~4 characters a (ref gap, weight) pair
+        if page not in in_head:
+            block_pages.extend((page, weight))
+            size += 4
+    if by_page:
+        raise ValueError(f"term {term!r}: body postings on pages without a page posting: {sorted(by_page)[:5]}")
+    bodies = [dumps({"postings": encoded([term, term_index, block_body, block_pages])[2:]})
+              for _, block_body, block_pages in blocks]
+    name = contract.shard_name(contract.BLOCK_KIND, lang, digest(b"\0".join([term.encode(), *bodies]))).removesuffix(".json")
+    for position, data in enumerate(bodies):
+        files[contract.block_file_name(name, position)] = data
+    firsts = [first for first, _, _ in blocks]
+    gaps = [b - a for a, b in zip([0, *firsts], firsts)]
+    head_pages = [x for page, weight in zip(pages[::2], pages[1::2]) if page in in_head for x in (page, weight)]
+    largest = max(round(weight * 1000) for weight in pages[1::2])
+    return [*encoded([term, term_index, title, heading, [], head_pages]), [name, base64_numbers(gaps), largest]]
 
 
 def _term_files(lang: str, rows: Iterable[tuple[list, int]], files: dict[str, bytes]) -> list[list]:
