@@ -82,3 +82,15 @@ def test_first_screen_reads_fewer_blocks_on_fastapi(fastapi_split):
     # Frequent words whose first pages hold them in titles and headings.
     whole, read = compare(fastapi_split, "en", ["request body", "response", "dependencies", "security"], prefix=False)
     assert 0 < read < whole, (read, whole)
+
+
+# Claims and questions (more than five distinct words) rank by ``evidence_coord`` first.
+LONG = ["The heading path is what a search result shows above the quoted sentence.",
+        "how do I keep draft pages out of the public build",
+        "a failed build leaves the previous site folder untouched",
+        "which generators can citesearch index after they build a site"]
+
+
+def test_first_screen_of_long_queries_is_the_whole_rows_first_screen(content_split):  # noqa: F811 (the fixture)
+    compare(content_split, "en", LONG, prefix=False)
+    compare(content_split, "en", LONG, prefix=True)

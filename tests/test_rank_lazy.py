@@ -148,3 +148,9 @@ def test_first_screen_from_blocks_on_every_keystroke_of_our_docs(content_split):
     assert max(a["pages"] for a in answers) > 10
     # Not vacuous: some first screens were proven without reading every block.
     assert any(a["blocks"]["1"] < a["blocks_whole"] for a in answers)
+
+
+def test_first_screen_from_blocks_of_long_queries(content_split):  # noqa: F811 (the fixture)
+    from test_rank_bounded import LONG  # claims and questions: evidence_coord first
+
+    assert_same(content_split, "en", LONG, prefix=False)

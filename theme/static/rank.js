@@ -482,6 +482,8 @@ function bestValues(criteria, known, words, unknown, extra) {
     headline: value("headline"),
     evidence: (value("evidence") + extra) * (1 + 1e-9) + 1e-12,
   };
+  // Rounding is monotone: no smaller page BM25 and share make a larger product.
+  bounds.evidence_coord = bounds.evidence * (1 + reach / words);
   return criteria.map((c) => (c.name in bounds ? bounds[c.name] : c.higherFirst ? Infinity : -Infinity));
 }
 

@@ -582,6 +582,8 @@ def _best_values(criteria: Sequence[Criterion], known: Mapping[str, float], word
         # Above any sum in any order of the float additions.
         "evidence": (value("evidence") + extra) * (1 + 1e-9) + 1e-12,
     }
+    # Rounding is monotone: no smaller page BM25 and share make a larger product.
+    bounds["evidence_coord"] = bounds["evidence"] * (1 + reach / words)
     return [bounds.get(c.name, float("inf") if c.higher_first else float("-inf")) for c in criteria]
 
 
