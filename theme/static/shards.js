@@ -166,8 +166,13 @@ export class Term {
     return this.headPages.has(page) || this.blockOf(page) < 0;
   }
 
-  add(block, data) {
-    this.blocks.set(block, decodeRow(["", 0, ...data.postings]).slice(2));
+  // Loads `blocks` and joins the row once: joining after each block made
+  // reading a frequent term whole quadratic in its blocks.
+  async fill(blocks) {
+    const wanted = [...new Set(blocks)].filter((n) => !this.blocks.has(n));
+    if (!wanted.length) return;
+    const data = await Promise.all(wanted.map((n) => this.file(`${this.name}.${n}.json`)));
+    wanted.forEach((n, k) => this.blocks.set(n, decodeRow(["", 0, ...data[k].postings]).slice(2)));
     const order = [...this.blocks.keys()].sort((a, b) => a - b);
     const body = order.flatMap((n) => this.blocks.get(n)[0]);
     const pairs = [];
@@ -178,14 +183,6 @@ export class Term {
     for (const n of order) addPairs(this.blocks.get(n)[1]);
     pairs.sort((a, b) => a[0] - b[0]);
     this.row = [...this.head.slice(0, 4), body, pairs.flat()];
-  }
-
-  async fill(blocks) {
-    const wanted = [...new Set(blocks)].filter((n) => !this.blocks.has(n));
-    const data = await Promise.all(wanted.map((n) => this.file(`${this.name}.${n}.json`)));
-    wanted.forEach((n, k) => {
-      if (!this.blocks.has(n)) this.add(n, data[k]);
-    });
   }
 
   async complete() {

@@ -663,11 +663,8 @@ def first_screen(sharded: ShardedIndex, text: str, *, prefix: bool = True, pages
         bar = known[wanted - 1].key if len(known) >= wanted else None
         hopes = sorted((h for h in hopes if bar is None or h[0] < bar), key=lambda h: h[0])
         if hopes and (unseen_key is None or bar is None or not unseen_key < bar):
-            for _, page in hopes[:wanted]:  # the most promising pages' blocks
-                for t, _ in open_terms:
-                    block = t.block_of(page.ref)
-                    if block is not None:
-                        t.fill([block])
+            for t, _ in open_terms:  # the most promising pages' blocks
+                t.fill([b for _, page in hopes[:wanted] if (b := t.block_of(page.ref)) is not None])
             continue
         fuzzy = _typo_only(words, partial, open_terms)
         if open_terms and (unseen_key is not None and (bar is None or unseen_key < bar) or fuzzy is None

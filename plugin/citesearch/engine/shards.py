@@ -155,18 +155,19 @@ class Term:
         """Whether ``page``'s page posting (or its absence) is loaded."""
         return page in self.head_pages or self.block_of(page) is None
 
-    def add(self, block: int, data: dict) -> None:
-        """Block ``block`` as read (``{"postings": [body postings, page postings]}``)."""
-        self.blocks[block] = decoded(["", 0, *data["postings"]])[2:]
+    def fill(self, blocks: Iterable[int]) -> None:
+        """Load ``blocks`` (``{"postings": [body postings, page postings]}`` each)
+        and join the row once: joining after each block made reading a
+        frequent term whole quadratic in its blocks."""
+        wanted = sorted(set(blocks) - self.blocks.keys())
+        for block in wanted:
+            self.blocks[block] = decoded(["", 0, *self.load(contract.block_file_name(self.name, block))["postings"]])[2:]
+        if not wanted:
+            return
         body = [x for n in sorted(self.blocks) for x in self.blocks[n][0]]
         pages = sorted([*zip(self.head[5][::2], self.head[5][1::2]),
                         *(pair for part in self.blocks.values() for pair in zip(part[1][::2], part[1][1::2]))])
         self.row = [*self.head[:4], body, [x for pair in pages for x in pair]]
-
-    def fill(self, blocks: Iterable[int]) -> None:
-        for block in blocks:
-            if block not in self.blocks:
-                self.add(block, self.load(contract.block_file_name(self.name, block)))
 
     def complete(self) -> list:
         self.fill(range(len(self.firsts)))
