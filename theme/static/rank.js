@@ -232,6 +232,14 @@ export function evidence(words, weights) {
 // order without criteria: the pages a reader is shown are the same, and a
 // keystroke is not slowed by ordering passages no one sees.
 export function rank(words, rows, scores, { scoredPages = Infinity } = {}) {
+  return listed(words, pageOrder(words, rows), scores, { scoredPages });
+}
+
+// The pages of `rank` in order, each {page: {ref, criteria, key}, members:
+// [{ref, slot}]}, with the evidence their passages are ranked by (`found`):
+// no passage listed yet, so the first screen (`firstScreen`) can order every
+// page, keystroke after keystroke, and list the passages of its own pages only.
+function pageOrder(words, rows) {
   const found = collect(words, rows);
   const { starts, pageWeights } = found;
   // Each page's passages and what the page criteria read of them, built
@@ -265,10 +273,16 @@ export function rank(words, rows, scores, { scoredPages = Infinity } = {}) {
     const facts = { kinds, proximity, heading: headingWords.filter(Boolean).length, headline, evidence: evidence(words, pageWeights.get(page)) };
     pages.push({ page: ranked(criteria, facts, page), members });
   }
-  const sorted = sortedByKey(pages, (p) => p.page.key);
+  return { found, sorted: sortedByKey(pages, (p) => p.page.key) };
+}
+
+// `rank`'s pages from `pageOrder`: the first `scoredPages` with their
+// passages scored and ordered, then, up to `listedPages`, the others with
+// their passages in ref order.
+function listed(words, { found, sorted }, scores, { scoredPages = Infinity, listedPages = Infinity } = {}) {
   const scored = Math.min(scoredPages, sorted.length);
   if (typeof scores === "function") scores = scores(sorted.slice(0, scored).flatMap(({ members }) => members.map((m) => m.ref)));
-  return sorted.map(({ page, members }, n) => {
+  return sorted.slice(0, listedPages).map(({ page, members }, n) => {
     if (n >= scored) return { ...page, passages: members.map(({ ref }) => ({ ref, criteria: [], key: [ref], passages: [] })) };
     const shown = members.map(({ ref, slot }) => ranked(PASSAGE_CRITERIA, { ...passageFacts(found, words, slot), score: scores.get(ref) ?? 0 }, ref));
     return { ...page, passages: sortedByKey(shown, (p) => p.key) };
@@ -527,11 +541,12 @@ async function firstScreen(lunr, analyzer, index, text, items, { prefix, pages }
   const reach = words.map((_, i) => Math.max(exact[i], other[i]));
   const extra = (unknown) => [...unknown].reduce((sum, i) => sum + reach[i], 0);
   const wanted = Math.max(pages, 1);
-  let rows, known, partial, fuzzy;
+  let rows, known, order, partial, fuzzy;
   for (;;) {
     rows = terms.map((t) => t.row);
     const open = terms.map((t, n) => [t, matching[n]]).filter(([t]) => !t.whole());
-    partial = rank(words, rows, new Map(), { scoredPages: 0 });
+    order = pageOrder(words, rows);
+    partial = order.sorted.map(({ page }) => page);
     known = [];
     let hopes = [];
     for (const page of partial) {
@@ -567,10 +582,13 @@ async function firstScreen(lunr, analyzer, index, text, items, { prefix, pages }
     }
     break;
   }
-  const top = known.slice(0, pages);
-  const refs = new Set(top.flatMap((page) => page.passages.map((p) => p.ref)));
+  // The first screen is the first `pages` pages of `partial` (every other
+  // page's key is past the last of them), their postings all loaded: their
+  // passages are ranked on the evidence collected for the order, as `rank`
+  // would on the rows of their postings alone.
+  const top = Math.min(pages, known.length);
   const scores = scorer(lunr, analyzer, index, rows, text, prefix);
-  const ranked = rank(words, only(rows, refs).parts, scores, { scoredPages: pages });
+  const ranked = listed(words, order, scores, { scoredPages: top, listedPages: top });
   return { pages: ranked, fuzzy: Boolean(fuzzy), total: partial.length };
 }
 
