@@ -46,19 +46,32 @@ const { createEngine } = await import(new URL("widget-engine.js", assetsUrl).hre
 let input = "";
 process.stdin.setEncoding("utf8");
 for await (const chunk of process.stdin) input += chunk;
-const { lang, queries, limit } = JSON.parse(input);
+const { lang, queries, limit, typed = false, whole = false } = JSON.parse(input);
 
+// `typed`: one engine for every query, as in one page, each query typed key by
+// key twice (as bench/keystrokes.py does: the second pass is warm), the
+// answer of its whole text kept. `answer`: the whole answer (with `typed` or
+// `whole`).
+const engine = typed ? createEngine(assetsUrl) : null;
 const answers = [];
 for (const text of queries) {
   // A fresh engine per query, as in a fresh page: each query reads only its own files.
   files = [];
-  const answer = await createEngine(assetsUrl).search(text, { langs: [lang], limit, prefix: true });
+  let answer;
+  if (typed) {
+    for (let pass = 0; pass < 2; pass++) {
+      for (let i = 1; i <= text.length; i++) answer = await engine.search(text.slice(0, i), { langs: [lang], limit, prefix: true });
+    }
+  } else {
+    answer = await createEngine(assetsUrl).search(text, { langs: [lang], limit, prefix: true });
+  }
   answers.push({
     refs: answer.results.map((r) => r.ref),
     scores: answer.results.map((r) => r.score),
     quotes: answer.results.map((r) => r.quote),
     status: answer.status,
     files: files.filter((name) => !name.startsWith("..")),
+    answer: typed || whole ? answer : undefined,
   });
 }
 process.stdout.write(JSON.stringify(answers));

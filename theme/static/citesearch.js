@@ -148,6 +148,22 @@ function mountWidget(box) {
     history.replaceState(history.state, "", url);
   }
 
+  // The URL follows the box once the answer is painted (replaceState cost
+  // 2 ms a keystroke, before the results); a newer keystroke's query replaces
+  // a write still waiting, and following a result writes it first.
+  let pendingUrl = null;
+  let urlFrame = 0;
+  function flushUrl() {
+    cancelAnimationFrame(urlFrame);
+    if (pendingUrl !== null) writeUrl(pendingUrl);
+    pendingUrl = null;
+  }
+  function scheduleUrl(query) {
+    pendingUrl = query;
+    cancelAnimationFrame(urlFrame);
+    urlFrame = requestAnimationFrame(() => setTimeout(flushUrl, 0));
+  }
+
   // "Did you mean …?" (a fuzzy answer's words) and "Search all languages".
   async function retries(answer) {
     const offers = [];
@@ -213,7 +229,7 @@ function mountWidget(box) {
     searched = typed;
     const query = typed.trim();
     const ticket = ++latest;
-    writeUrl(query);
+    scheduleUrl(query);
     if (!keep || shownQuery !== typed) {
       limit = LIMIT;
       pages = PAGES;
@@ -282,6 +298,7 @@ function mountWidget(box) {
 
   function follow(index) {
     const link = options()[index]?.querySelector("a");
+    flushUrl(); // the page left keeps the query: Back shows it again
     if (link) location.assign(link.href);
   }
 

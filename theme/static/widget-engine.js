@@ -195,10 +195,14 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
     return pageUrls.get(url);
   };
 
-  // A result of one passage: its page, anchor, heading path and quote.
-  function passageResult(mods, shard, passage, text, prefix) {
+  // A result of one passage: its page, anchor, heading path and quote, then
+  // `extra`. The quote is made when first read: an answer lists 20 pages and
+  // the first screen shows 5 (widget-view.js renders no more), so most
+  // results of a keystroke are never quoted.
+  function passageResult(mods, shard, passage, text, prefix, extra = {}) {
     const { doc, anchor, heading, text: chunkText } = shard.chunks.get(passage.ref);
-    const quoted = mods.quote.quote(mods.analyzer, chunkText, text, { prefix });
+    let quoted;
+    const quote = () => (quoted === undefined ? (quoted = mods.quote.quote(mods.analyzer, chunkText, text, { prefix })) : quoted);
     const criteria = Object.fromEntries(passage.criteria);
     return {
       ref: `${doc.id}#${anchor}`,
@@ -208,12 +212,13 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
       lang: shard.lang,
       score: criteria.score,
       url: pageUrl(doc.url),
-      quote: quoted ? quoted.sentence : null,
-      marks: quoted ? quoted.marks : [],
-      quoteKind: quoted ? quoted.kind : "text",
-      quoteHeader: quoted ? quoted.header : null,
+      get quote() { return quote() ? quote().sentence : null; },
+      get marks() { return quote() ? quote().marks : []; },
+      get quoteKind() { return quote() ? quote().kind : "text"; },
+      get quoteHeader() { return quote() ? quote().header : null; },
       text: chunkText,
       criteria,
+      ...extra,
     };
   }
 
@@ -235,7 +240,7 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
         return { shard, passage, extra: { page: position, pageCriteria, moreOnPage: more.length, moreRefs: more } };
       });
     });
-    const result = ({ shard, passage, extra }) => ({ ...passageResult(mods, shard, passage, text, prefix), ...extra });
+    const result = ({ shard, passage, extra }) => passageResult(mods, shard, passage, text, prefix, extra);
     const answerOf = ({ fuzzy, total }, results) => {
       const status = results.some((r) => r.quote !== null) ? STATUS_SUPPORTED : STATUS_INSUFFICIENT;
       return { query: text.trim(), status, fuzzy, results, total };

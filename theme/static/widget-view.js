@@ -201,8 +201,10 @@ function moreOnPage(group, last, ui, load, makeOption) {
 
 // Renders the answer grouped by page: the first `pages` pages shown, each
 // with the passages the engine listed and "N more on this page" (`loadMore`
-// fetches the rest; pages in `expanded` open at once); later pages are
-// rendered hidden. Returns {documents, hiddenPages}.
+// fetches the rest; pages in `expanded` open at once). Later pages are not
+// rendered ("More results" renders the answer again with more pages): their
+// results are never read, so never quoted (widget-engine.js). Returns
+// {documents: pages in the answer, hiddenPages: those not rendered}.
 export function renderResults(listbox, answer, { pages = Infinity, ui = null, expanded = new Set(), loadMore = null } = {}) {
   let nextRank = answer.results.length; // loaded passages rank after the listed ones
   const makeOption = (result) => option(result, nextRank++, answer.query);
@@ -214,7 +216,8 @@ export function renderResults(listbox, answer, { pages = Infinity, ui = null, ex
     listed.set(key, node);
     return node;
   };
-  const groups = pagesOf(answer.results).map((page, index) => {
+  const all = pagesOf(answer.results);
+  const groups = all.slice(0, pages).map((page, index) => {
     const labelId = `citesearch-group-${index}`;
     const first = page.results[0][0];
     const last = page.results[page.results.length - 1][0];
@@ -229,12 +232,11 @@ export function renderResults(listbox, answer, { pages = Infinity, ui = null, ex
       group.append(more);
       if (expanded.has(page.key)) reveal().catch((error) => console.error(error));
     }
-    group.hidden = index >= pages;
     return group;
   });
   listbox.replaceChildren(...groups);
   listedOptions.set(listbox, listed);
-  return { documents: groups.length, hiddenPages: groups.filter((g) => g.hidden).length };
+  return { documents: all.length, hiddenPages: all.length - groups.length };
 }
 
 export function expandedPages(listbox) {
