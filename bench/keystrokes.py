@@ -82,8 +82,8 @@ def clear(page) -> None:
 
 # Functions whose inclusive time the profile summary reports (rank.js,
 # shards.js, query.js, quote.js, widget-*.js), and lunr's query.
-PROFILED = ["search", "rankPages", "firstScreen", "rank", "collect", "only", "assemble", "query", "runOn",
-            "refine", "renderResults", "passageResult", "quote", "fill", "(garbage collector)"]
+PROFILED = ["search", "rankPages", "firstScreen", "rank", "pageOrder", "listed", "collect", "only", "assemble",
+            "runOn", "refine", "renderResults", "passageResult", "quote", "(garbage collector)"]
 
 
 def inclusive_ms(profile: dict) -> dict[str, float]:
