@@ -149,7 +149,7 @@ def test_the_query_in_the_url_restores_the_search_after_reload(page, site_url):
     page.goto(site_url + "guide/configure.html")
     type_query(page, "language filter")
     before = shown_results(page)
-    # Written once the answer is painted (citesearch.js `scheduleUrl`).
+    # Written at a pause in typing (citesearch.js `scheduleUrl`).
     page.wait_for_url(lambda url: parse_qs(urlsplit(url).query).get("q") == ["language filter"])
     page.reload()
     wait_for_answer(page, "language filter")

@@ -10,6 +10,8 @@ import { attachTheme } from "./widget-theme.js";
 import { expandedPages, keepFocus, renderResults, statusText } from "./widget-view.js";
 
 const QUERY_PARAM = "q";
+// Typing pauses this long before the URL takes the query.
+const URL_PAUSE_MS = 300;
 const ALL_LANGUAGES = "*";
 // Pages per answer (ranking v2 counts pages, each with its first three
 // passages): enough that several screens show without another search;
@@ -148,20 +150,20 @@ function mountWidget(box) {
     history.replaceState(history.state, "", url);
   }
 
-  // The URL follows the box once the answer is painted (replaceState cost
-  // 2 ms a keystroke, before the results); a newer keystroke's query replaces
-  // a write still waiting, and following a result writes it first.
+  // The URL follows the box at a pause in typing: replaceState cost 2–3 ms
+  // a keystroke, once before the results. Leaving the page (a result
+  // followed by Enter or a click, a reload) writes a waiting query first.
   let pendingUrl = null;
-  let urlFrame = 0;
+  let urlTimer = 0;
   function flushUrl() {
-    cancelAnimationFrame(urlFrame);
+    clearTimeout(urlTimer);
     if (pendingUrl !== null) writeUrl(pendingUrl);
     pendingUrl = null;
   }
   function scheduleUrl(query) {
     pendingUrl = query;
-    cancelAnimationFrame(urlFrame);
-    urlFrame = requestAnimationFrame(() => setTimeout(flushUrl, 0));
+    clearTimeout(urlTimer);
+    urlTimer = setTimeout(flushUrl, URL_PAUSE_MS);
   }
 
   // "Did you mean …?" (a fuzzy answer's words) and "Search all languages".
@@ -346,6 +348,8 @@ function mountWidget(box) {
       }
     }
   });
+  listbox.addEventListener("click", flushUrl, { capture: true });
+  addEventListener("pagehide", flushUrl);
   listbox.addEventListener("mousemove", (event) => {
     const option = event.target.closest("[role=option]");
     if (option) activate(options().indexOf(option), { scroll: false });
