@@ -115,3 +115,15 @@ def test_a_big_site_with_many_folders_shows_a_few_and_links_to_all_of_them(monke
     assert "p.html" in links  # the current page's own folder is always there (its links relative to it)
     assert len(folders) == nav_module.MAX_FOLDERS  # the first ones (the current one is open, not a link)
     assert links[-1] == "../~index.html"  # "All 30 sections": the root's listing
+
+
+def test_pages_carry_no_template_indentation_but_keep_the_bodys_own():
+    """Every page repeats the templates: their indentation is dropped, while a code block keeps its spaces."""
+    code = "<pre><code>def f():\n    return 1\n</code></pre>"
+    doc = page("guide/a").doc
+    parsed = ParsedDocument(doc, "A", f"<p>body</p>\n{code}", (), (), (), frozenset())
+    html = Renderer(Config(), theme_dir(), editor=False).page(parsed, [NavItem("A", doc.url, "en")]).decode()
+    assert code in html
+    outside_code = html.replace(code, "")
+    assert re.findall(r"^[ \t]+\S.*$", outside_code, re.M) == []
+    assert 'placeholder="Search  ( / )"' in html  # the search box is whole, its attributes unchanged

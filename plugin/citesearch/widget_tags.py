@@ -15,6 +15,7 @@ import jinja2
 from .assets import WidgetAssets, widget_assets
 from .engine import contract
 from .pipeline.render import theme_dir
+from .theme_templates import theme_loader
 
 ASSETS_DIR = "assets/citesearch"  # where the widget's files go in a site, by default
 
@@ -29,7 +30,7 @@ class WidgetTags:
     @classmethod
     def load(cls, assets_dir: str = ASSETS_DIR, search_dir: str = contract.SEARCH_DIR) -> "WidgetTags":
         env = jinja2.Environment(
-            loader=jinja2.FileSystemLoader(str(theme_dir() / "templates")), autoescape=True,
+            loader=theme_loader(theme_dir()), autoescape=True,
             undefined=jinja2.StrictUndefined,
         )
         return cls(widget_assets(theme_dir()), env.get_template("search.html"), assets_dir, search_dir)

@@ -17,6 +17,7 @@ from ..config import Config
 from ..markdown_ext.links import relative_url
 from ..errors import ContentError, Problem
 from ..model import ParsedDocument
+from ..theme_templates import theme_loader
 from . import nav as navigation
 from .nav import NavItem
 from .ui_words import words_for
@@ -45,7 +46,7 @@ class Renderer:
         self.theme = theme
         self.extra_head = extra_head
         self.env = jinja2.Environment(
-            loader=jinja2.FileSystemLoader(str(theme / "templates")),
+            loader=theme_loader(theme),
             autoescape=jinja2.select_autoescape(["html", "xml"]),
             undefined=jinja2.StrictUndefined,
             keep_trailing_newline=True,
