@@ -5,7 +5,6 @@ from __future__ import annotations
 import bisect
 import functools
 import hashlib
-import itertools
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -237,14 +236,40 @@ def postings_strings(numbers, bounds) -> list[str]:
     import numpy
 
     strings = base64_strings(numbers, bounds * 2)
-    long = numpy.flatnonzero(numpy.diff(bounds) >= contract.POSTING_TABLE_MIN).tolist()
-    if long:  # every long list's tabled numbers encoded at once
-        tabled = [_tabled(numbers[2 * bounds[k]:2 * bounds[k + 1]].tolist()) for k in long]
-        ends = numpy.cumsum([0, *map(len, tabled)])
-        flat = numpy.fromiter(itertools.chain.from_iterable(tabled), dtype=numpy.int64, count=int(ends[-1]))
-        for k, text in zip(long, base64_strings(flat, ends)):
+    long = numpy.flatnonzero(numpy.diff(bounds) >= contract.POSTING_TABLE_MIN)
+    if len(long):  # every long list's tabled numbers encoded at once
+        flat, ends = _tabled_lists(numbers, bounds, long)
+        for k, text in zip(long.tolist(), base64_strings(flat, ends)):
             strings[k] = _shorter(contract.POSTING_TABLE_MARK + text, strings[k])
     return strings
+
+
+def _tabled_lists(numbers, bounds, lists):
+    """``_tabled`` of each list ``numbers[2 * bounds[k]:2 * bounds[k + 1]]`` for k in ``lists``, made whole with numpy:
+    the numbers of all of them one after another, and where each starts (and the last ends)."""
+    import numpy
+
+    sizes = bounds[lists + 1] - bounds[lists]  # postings of each list
+    owner = numpy.repeat(numpy.arange(len(lists)), sizes)
+    local = numpy.arange(len(owner)) - numpy.repeat(numpy.cumsum(sizes) - sizes, sizes)  # a posting's place in its list
+    at = 2 * (numpy.repeat(bounds[lists], sizes) + local)
+    gaps, weights = numbers[at], numbers[at + 1]
+    span = int(weights.max()) + 1
+    distinct, inverse, counts = numpy.unique(owner * span + weights, return_inverse=True, return_counts=True)
+    distinct_owner, distinct_weight = distinct // span, distinct % span
+    order = numpy.lexsort((distinct_weight, -counts, distinct_owner))  # each list's table: most frequent first, then lowest
+    sorted_owner = distinct_owner[order]
+    rank = numpy.empty(len(order), dtype=numpy.int64)
+    rank[order] = numpy.arange(len(order)) - numpy.searchsorted(sorted_owner, sorted_owner)
+    table_sizes = numpy.bincount(distinct_owner, minlength=len(lists))
+    ends = numpy.concatenate(([0], numpy.cumsum(1 + table_sizes + 2 * sizes)))
+    flat = numpy.empty(int(ends[-1]), dtype=numpy.int64)
+    flat[ends[:-1]] = table_sizes
+    flat[ends[sorted_owner] + 1 + rank[order]] = distinct_weight[order]
+    pairs = ends[owner] + 1 + table_sizes[owner] + 2 * local
+    flat[pairs] = gaps
+    flat[pairs + 1] = rank[inverse]
+    return flat, ends
 
 
 def base64_strings(numbers, bounds) -> list[str]:
