@@ -73,6 +73,35 @@ def test_a_site_of_many_chunks_takes_the_numpy_path_with_large_numbers_and_boost
     assert used, "the numpy path was not taken"
 
 
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(_terms, _boosts, st.lists(st.tuples(_terms, _terms), min_size=1, max_size=6)), min_size=1, max_size=8),
+       st.integers(8, 200), st.integers(4, 80), st.integers(1, 6), st.booleans())
+def test_split_term_rows_made_with_numpy_are_those_made_with_lists(drawn, split, block, table_min, numpy_rows):
+    """``split_row`` (numpy, from the row's strings) writes the rows and blocks ``split_row_lists`` writes,
+    whatever the split and block sizes, weight tables on short lists too, boosted pages among plain ones."""
+    pages = _pages(drawn)
+    assume(any(terms for page in pages for chunk in page.chunks for terms, _ in chunk.terms))
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(contract, "TERM_SPLIT_BYTES", split)
+        monkeypatch.setattr(contract, "TERM_BLOCK_BYTES", block)
+        monkeypatch.setattr(contract, "POSTING_TABLE_MIN", table_min)
+        monkeypatch.setattr(index, "NUMPY_MIN_CHUNKS", 0 if numpy_rows else 10**9)
+        calls: list[int] = []
+        real = index.split_row
+        monkeypatch.setattr(index, "split_row", lambda *args: calls.append(1) or real(*args))
+        with_numpy = build_search_files(pages, "en", {"name": "test"})
+        monkeypatch.setattr(index, "split_row", index.split_row_lists)
+        with_lists = build_search_files(pages, "en", {"name": "test"})
+    assert with_numpy == with_lists
+    assume(calls)  # a row was split
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 2**40), max_size=40))
+def test_base64_array_reads_what_base64_numbers_writes(numbers):
+    assert index.base64_array(index.base64_numbers(numbers)).tolist() == numbers
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.lists(st.integers(0, 40_000_000), max_size=12), min_size=1, max_size=8))
 def test_base64_strings_are_base64_numbers_of_each_list(lists):

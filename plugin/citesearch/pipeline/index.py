@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import bisect
+import functools
 import hashlib
-import itertools
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -224,18 +224,52 @@ def encoded_batch(weighed: Weighed, boosts=None) -> Iterator[tuple[list, int]]:
         numbers = numpy.empty(2 * len(refs), dtype=numpy.int64)
         numbers[0::2] = gaps
         numbers[1::2] = numpy.rint(weights * 1000)  # exact: weights are rounded to 3 decimals
-        strings = base64_strings(numbers, bounds * 2)
-        long = numpy.flatnonzero(numpy.diff(bounds) >= contract.POSTING_TABLE_MIN).tolist()
-        if long:  # format 6, as ``encoded``: every long list's tabled numbers encoded at once
-            tabled = [_tabled(numbers[2 * bounds[k]:2 * bounds[k + 1]].tolist()) for k in long]
-            ends = numpy.cumsum([0, *map(len, tabled)])
-            flat = numpy.fromiter(itertools.chain.from_iterable(tabled), dtype=numpy.int64, count=int(ends[-1]))
-            for k, text in zip(long, base64_strings(flat, ends)):
-                strings[k] = _shorter(contract.POSTING_TABLE_MARK + text, strings[k])
-        by_field.append(strings)
+        by_field.append(postings_strings(numbers, bounds))
         sizes += 4 * numpy.diff(bounds)
     for k, term in enumerate(weighed.terms):
         yield [term, weighed.term_index[term], *(strings[k] for strings in by_field)], len(term) + 24 + int(sizes[k])
+
+
+def postings_strings(numbers, bounds) -> list[str]:
+    """``encoded``'s string of each list ``numbers[2 * bounds[k]:2 * bounds[k + 1]]`` (ref gaps and weights in
+    thousandths, numpy int arrays): plain, or with its weight table when that is shorter enough (format 6)."""
+    import numpy
+
+    strings = base64_strings(numbers, bounds * 2)
+    long = numpy.flatnonzero(numpy.diff(bounds) >= contract.POSTING_TABLE_MIN)
+    if len(long):  # every long list's tabled numbers encoded at once
+        flat, ends = _tabled_lists(numbers, bounds, long)
+        for k, text in zip(long.tolist(), base64_strings(flat, ends)):
+            strings[k] = _shorter(contract.POSTING_TABLE_MARK + text, strings[k])
+    return strings
+
+
+def _tabled_lists(numbers, bounds, lists):
+    """``_tabled`` of each list ``numbers[2 * bounds[k]:2 * bounds[k + 1]]`` for k in ``lists``, made whole with numpy:
+    the numbers of all of them one after another, and where each starts (and the last ends)."""
+    import numpy
+
+    sizes = bounds[lists + 1] - bounds[lists]  # postings of each list
+    owner = numpy.repeat(numpy.arange(len(lists)), sizes)
+    local = numpy.arange(len(owner)) - numpy.repeat(numpy.cumsum(sizes) - sizes, sizes)  # a posting's place in its list
+    at = 2 * (numpy.repeat(bounds[lists], sizes) + local)
+    gaps, weights = numbers[at], numbers[at + 1]
+    span = int(weights.max()) + 1
+    distinct, inverse, counts = numpy.unique(owner * span + weights, return_inverse=True, return_counts=True)
+    distinct_owner, distinct_weight = distinct // span, distinct % span
+    order = numpy.lexsort((distinct_weight, -counts, distinct_owner))  # each list's table: most frequent first, then lowest
+    sorted_owner = distinct_owner[order]
+    rank = numpy.empty(len(order), dtype=numpy.int64)
+    rank[order] = numpy.arange(len(order)) - numpy.searchsorted(sorted_owner, sorted_owner)
+    table_sizes = numpy.bincount(distinct_owner, minlength=len(lists))
+    ends = numpy.concatenate(([0], numpy.cumsum(1 + table_sizes + 2 * sizes)))
+    flat = numpy.empty(int(ends[-1]), dtype=numpy.int64)
+    flat[ends[:-1]] = table_sizes
+    flat[ends[sorted_owner] + 1 + rank[order]] = distinct_weight[order]
+    pairs = ends[owner] + 1 + table_sizes[owner] + 2 * local
+    flat[pairs] = gaps
+    flat[pairs + 1] = rank[inverse]
+    return flat, ends
 
 
 def base64_strings(numbers, bounds) -> list[str]:
@@ -286,7 +320,115 @@ def split_row(lang: str, row: list, page_starts: list[int], files: dict[str, byt
     heading postings, the page postings of the pages those are on, then
     ``[blocks name, first refs, largest page weight]``; the body postings and
     the other page postings go into blocks of consecutive pages, about
-    ``TERM_BLOCK_BYTES`` each, written to ``files``."""
+    ``TERM_BLOCK_BYTES`` each, written to ``files``.
+
+    Made with numpy from the row's strings (a frequent term's lists hold
+    ~10,000 postings: a number at a time in Python, these rows were half of
+    the index stage); ``split_row_lists``, the same done with lists, where
+    the postings are not in ref order.
+    """
+    import numpy
+
+    term, term_index = row[0], row[1]
+    starts = numpy.asarray(page_starts, dtype=numpy.int64)
+    page_of = lambda refs: starts[numpy.searchsorted(starts, refs, side="right") - 1]  # noqa: E731
+    head_refs = numpy.concatenate([postings_arrays(text)[0] for text in row[2:4]])
+    body_refs, body_weights = postings_arrays(row[4])
+    pages, page_weights = postings_arrays(row[5])
+    body_pages = page_of(body_refs)
+    if len(pages) == 0 or numpy.any(numpy.diff(body_refs) < 0) or numpy.any(numpy.diff(pages) <= 0):
+        return split_row_lists(lang, row, page_starts, files)
+    known = numpy.isin(body_pages, pages)
+    if not known.all():
+        raise ValueError(f"term {term!r}: body postings on pages without a page posting: {sorted(set(body_pages[~known].tolist()))[:5]}")
+    in_head = numpy.isin(pages, page_of(head_refs))
+    # Body postings in ref order: each page's are a slice, [first[k], end[k]).
+    first = numpy.searchsorted(body_pages, pages, side="left")
+    end = numpy.searchsorted(body_pages, pages, side="right")
+    adds = (4 * (end - first) + 4 * ~in_head).tolist()  # split_row_lists' size of each page
+    block_starts, size = [], contract.TERM_BLOCK_BYTES
+    for k, add in enumerate(adds):
+        if size >= contract.TERM_BLOCK_BYTES:
+            block_starts.append(k)
+            size = 0
+        size += add
+    bounds = [*block_starts, len(pages)]
+    lists = []  # (refs, weights) of each block's body, then of its pages (those not in the head)
+    for a, b in zip(bounds, bounds[1:]):
+        lists.append((body_refs[first[a]:end[b - 1]], body_weights[first[a]:end[b - 1]]))
+        outside = ~in_head[a:b]
+        lists.append((pages[a:b][outside], page_weights[a:b][outside]))
+    strings = _list_strings(lists)
+    bodies = [dumps({"postings": strings[i:i + 2]}) for i in range(0, len(strings), 2)]
+    name = contract.shard_name(contract.BLOCK_KIND, lang, digest(b"\0".join([term.encode(), *bodies]))).removesuffix(".json")
+    for position, data in enumerate(bodies):
+        files[contract.block_file_name(name, position)] = data
+    firsts = [0, *pages[block_starts[1:]].tolist()]
+    gaps = [b - a for a, b in zip([0, *firsts], firsts)]
+    (head_pages,) = _list_strings([(pages[in_head], page_weights[in_head])])
+    # The title and heading strings are the row's own: decoding and encoding a list again gives the same string.
+    return [term, term_index, row[2], row[3], "", head_pages, [name, base64_numbers(gaps), int(page_weights.max())]]
+
+
+def _list_strings(lists: list) -> list[str]:
+    """``encoded``'s string of each ``(refs, weights)`` (numpy arrays, weights in thousandths), made at once."""
+    import numpy
+
+    counts = numpy.array([len(refs) for refs, _ in lists], dtype=numpy.int64)
+    bounds = numpy.concatenate(([0], numpy.cumsum(counts)))
+    numbers = numpy.empty(2 * int(bounds[-1]), dtype=numpy.int64)
+    if len(numbers):
+        refs = numpy.concatenate([refs for refs, _ in lists]).astype(numpy.int64)
+        gaps = refs.copy()
+        gaps[1:] -= refs[:-1]
+        firsts = bounds[:-1][counts > 0]
+        gaps[firsts] = refs[firsts]  # each list's first ref is written whole
+        numbers[0::2] = gaps
+        numbers[1::2] = numpy.concatenate([weights for _, weights in lists])
+    return postings_strings(numbers, bounds)
+
+
+def postings_arrays(text: str):
+    """``(refs, weights in thousandths)`` of a postings string (``shards.decoded`` with numpy)."""
+    import numpy
+
+    table = None
+    if text.startswith(contract.POSTING_TABLE_MARK):
+        numbers = base64_array(text[1:])
+        size = int(numbers[0])
+        table, numbers = numbers[1:size + 1], numbers[size + 1:]
+    else:
+        numbers = base64_array(text)
+    weights = numbers[1::2] if table is None else table[numbers[1::2]]
+    return numpy.cumsum(numbers[0::2]), weights
+
+
+def base64_array(text: str):
+    """The numbers of a base-64 postings string as a numpy int array (``base64_numbers`` undone)."""
+    import numpy
+
+    values = _digit_values()[numpy.frombuffer(text.encode("ascii"), dtype=numpy.uint8)]
+    if len(values) == 0:
+        return values
+    if values.min() < 0 or values[-1] >= 32:
+        raise ValueError(f"not a postings string: {text[:40]!r}")
+    last = numpy.flatnonzero(values < 32)  # a number's last digit: no continuation bit
+    firsts = numpy.concatenate(([0], last[:-1] + 1))
+    shift = 5 * (numpy.arange(len(values)) - numpy.repeat(firsts, last - firsts + 1))
+    return numpy.add.reduceat((values & 31) << shift, firsts)
+
+
+@functools.lru_cache(maxsize=1)
+def _digit_values():
+    import numpy
+
+    values = numpy.full(256, -1, dtype=numpy.int64)
+    values[numpy.frombuffer(contract.POSTING_DIGITS.encode("ascii"), dtype=numpy.uint8)] = numpy.arange(len(contract.POSTING_DIGITS))
+    return values
+
+
+def split_row_lists(lang: str, row: list, page_starts: list[int], files: dict[str, bytes]) -> list:
+    """``split_row`` with lists, a posting at a time."""
     term, term_index, title, heading, body, pages = decoded(row)
     page_of = lambda ref: page_starts[bisect.bisect_right(page_starts, ref) - 1]  # noqa: E731
     in_head = {page_of(ref) for flat in (title, heading) for ref in flat[::2]}
