@@ -4,10 +4,9 @@
 // and site root where the page's <meta name="citesearch:search"> says.
 
 import { createEngine, LoadError } from "./widget-engine.js";
-import { highlightLanding, landingTarget } from "./widget-landing.js";
 import { strings } from "./widget-strings.js";
 import { attachTheme } from "./widget-theme.js";
-import { expandedPages, keepFocus, renderResults, statusText } from "./widget-view.js";
+import { expandedPages, HIGHLIGHT_PARAM, keepFocus, renderResults, statusText } from "./widget-view.js";
 
 const QUERY_PARAM = "q";
 // Typing pauses this long before the URL takes the query.
@@ -400,11 +399,16 @@ function mountAll() {
   for (const box of document.querySelectorAll("[data-citesearch]:not([data-ready])")) attachTheme(box, mountWidget(box));
 }
 mountAll();
+// The landing code is fetched only for a page opened from a result (the
+// query in its URL) or one showing an earlier landing to clear: most page
+// views never need it (1.5 KB gzipped before the first search result).
 async function land({ scroll = false } = {}) {
   try {
+    const root = document.querySelector("#content") || document.body;
+    if (!new URL(location.href).searchParams.has(HIGHLIGHT_PARAM) && !root.dataset.citesearchLanded) return;
+    const { highlightLanding, landingTarget } = await import(new URL("widget-landing.js" + new URL(import.meta.url).search, import.meta.url));
     let revealed = null; // a word the page hid in a closed note or another tab
-    const blocks = await highlightLanding(document.querySelector("#content") || document.body, location.href,
-                                          engine.modules, (word) => { revealed = word; });
+    const blocks = await highlightLanding(root, location.href, engine.modules, (word) => { revealed = word; });
     const target = revealed || (scroll && blocks ? document.getElementById(landingTarget(location.href).anchor) : null);
     // After the navigation's own scrolling, which runs once this page is announced.
     // A revealed word to the middle: a fixed header does not cover it.

@@ -2,7 +2,7 @@
 // the page then highlights every block of that chunk and marks the query's
 // words in it. Marks are made by splitting text nodes, never with innerHTML.
 
-export const HIGHLIGHT_PARAM = "h";
+import { HIGHLIGHT_PARAM } from "./widget-view.js";
 
 export function landingTarget(href) {
   const url = new URL(href);

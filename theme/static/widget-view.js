@@ -2,7 +2,10 @@
 // text nodes (never innerHTML), so markup inside documents is shown literally.
 
 import { HEADING_SEPARATOR } from "./contract.js";
-import { HIGHLIGHT_PARAM } from "./widget-landing.js";
+
+// A result link carries the query in this parameter before its `#anchor`;
+// the page it opens highlights the passage (widget-landing.js).
+export const HIGHLIGHT_PARAM = "h";
 
 function element(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);
