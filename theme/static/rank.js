@@ -276,7 +276,7 @@ export function rank(words, rows, scores, { scoredPages = Infinity } = {}) {
 }
 
 // --- Second stage (rank.py `refine`): the first screen of pages, by what
-// their shown passages say; their texts are loaded for the quotes anyway.
+// their shown passages say; their texts are loaded for the quotes anyway (and two more a page).
 export const REFINED_PAGES = 10;
 // Passages of each of those pages read to choose the ones shown (rank.py).
 export const REFINED_PASSAGES = 5;

@@ -325,7 +325,7 @@ def rank(words: Sequence[Word], rows: Sequence[list], scores: Scores, *,
 # --- Second stage: the first screen of pages, by what their shown passages say.
 
 # Pages re-ordered by sentence evidence: the first screen, whose shown
-# passages' texts are loaded for their quotes anyway (no extra file).
+# passages' texts are loaded for their quotes anyway (and two more a page).
 REFINED_PAGES = 10
 # Passages of each of those pages read to choose the ones shown: more than
 # the three shown, as the first stage orders a page's passages without their
