@@ -49,9 +49,10 @@ export const LONG_QUERY_WORDS = 5;
 // ... after a page whose title or headings hold every word.
 const WHOLE_HEADING = { name: "whole_heading", value: (p) => (p.heading === p.kinds.length ? 1 : 0), higherFirst: true };
 
-// ... then page BM25 times (1 + the share of the query's words its best
-// passage holds): passage-level coordination (rank.py `EVIDENCE_COORD`).
-const EVIDENCE_COORD = { name: "evidence_coord", value: (p) => p.evidence * (1 + p.proximity / p.kinds.length), higherFirst: true };
+// ... then page BM25 plus half the page BM25 of the words its best passage
+// holds together: passage-level evidence (rank.py `EVIDENCE_COORD`).
+const PASSAGE_EVIDENCE_WEIGHT = 0.5;
+const EVIDENCE_COORD = { name: "evidence_coord", value: (p) => p.evidence + PASSAGE_EVIDENCE_WEIGHT * p.passageEvidence, higherFirst: true };
 
 export function pageCriteria(words) {
   if (words.length <= LONG_QUERY_WORDS) return PAGE_CRITERIA;
@@ -224,6 +225,11 @@ export function evidence(words, weights) {
   return total;
 }
 
+// What each query word adds to the page's evidence (rank.py `word_evidence`).
+function wordEvidence(words, weights) {
+  return words.map((word, i) => evidence([word], [weights[i]]));
+}
+
 // Pages best first, each {ref, criteria: [[name, value]], key, passages}.
 // `scores`: lunr's score of each passage (a Map), or a function giving them
 // for a list of refs (rank.py `rank`). No page criterion reads a score, so
@@ -255,22 +261,26 @@ function pageOrder(words, rows) {
     const page = starts[start];
     let facts = byPage.get(page);
     if (facts === undefined) {
-      facts = { members: [], kinds: words.map(() => null), headingWords: words.map(() => false), proximity: 0, headline: -Infinity };
+      facts = { members: [], kinds: words.map(() => null), headingWords: words.map(() => false), proximity: 0, headline: -Infinity,
+        perWord: wordEvidence(words, pageWeights.get(page)), passageEvidence: 0.0 };
       byPage.set(page, facts);
     }
     facts.members.push({ ref, slot });
+    let carried = 0.0; // the page BM25 of the words this passage holds (rank.py `passage_evidence`)
     for (let i = 0; i < words.length; i++) {
       const kind = kindIn(found, words, slot, i);
       if (kind !== null && (facts.kinds[i] === null || kind < facts.kinds[i])) facts.kinds[i] = kind;
       if (headingHolds(found, words, slot, i, kind)) facts.headingWords[i] = true;
+      if (kind !== null) carried += facts.perWord[i];
     }
+    facts.passageEvidence = Math.max(facts.passageEvidence, carried);
     facts.proximity = Math.max(facts.proximity, held);
     facts.headline = Math.max(facts.headline, headlineOf(found, words, slot));
   }
   const criteria = pageCriteria(words);
   const pages = [];
-  for (const [page, { members, kinds, headingWords, proximity, headline }] of byPage) {
-    const facts = { kinds, proximity, heading: headingWords.filter(Boolean).length, headline, evidence: evidence(words, pageWeights.get(page)) };
+  for (const [page, { members, kinds, headingWords, proximity, headline, passageEvidence }] of byPage) {
+    const facts = { kinds, proximity, heading: headingWords.filter(Boolean).length, headline, evidence: evidence(words, pageWeights.get(page)), passageEvidence };
     pages.push({ page: ranked(criteria, facts, page), members });
   }
   return { found, sorted: sortedByKey(pages, (p) => p.page.key) };
@@ -505,8 +515,8 @@ function bestValues(criteria, known, words, unknown, extra) {
     headline: value("headline"),
     evidence: (value("evidence") + extra) * (1 + 1e-9) + 1e-12,
   };
-  // Rounding is monotone: no smaller page BM25 and share make a larger product.
-  bounds.evidence_coord = bounds.evidence * (1 + reach / words);
+  // A passage's words carry at most the page's BM25 (rank.py `_best_values`).
+  bounds.evidence_coord = bounds.evidence * (1 + PASSAGE_EVIDENCE_WEIGHT);
   return criteria.map((c) => (c.name in bounds ? bounds[c.name] : c.higherFirst ? Infinity : -Infinity));
 }
 
