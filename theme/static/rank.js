@@ -248,6 +248,7 @@ export function rank(words, rows, scores, { scoredPages = Infinity } = {}) {
 function pageOrder(words, rows) {
   const found = collect(words, rows);
   const { starts, pageWeights } = found;
+  const long = pageCriteria(words).includes(EVIDENCE_COORD);
   // Each page's passages and what the page criteria read of them, built
   // passage by passage without keeping the passages' facts.
   const byPage = new Map();
@@ -261,8 +262,9 @@ function pageOrder(words, rows) {
     const page = starts[start];
     let facts = byPage.get(page);
     if (facts === undefined) {
+      // perWord: only evidence_coord (long queries) reads what it gives.
       facts = { members: [], kinds: words.map(() => null), headingWords: words.map(() => false), proximity: 0, headline: -Infinity,
-        perWord: wordEvidence(words, pageWeights.get(page)), passageEvidence: 0.0 };
+        perWord: long ? wordEvidence(words, pageWeights.get(page)) : null, passageEvidence: 0.0 };
       byPage.set(page, facts);
     }
     facts.members.push({ ref, slot });
@@ -271,7 +273,7 @@ function pageOrder(words, rows) {
       const kind = kindIn(found, words, slot, i);
       if (kind !== null && (facts.kinds[i] === null || kind < facts.kinds[i])) facts.kinds[i] = kind;
       if (headingHolds(found, words, slot, i, kind)) facts.headingWords[i] = true;
-      if (kind !== null) carried += facts.perWord[i];
+      if (kind !== null && long) carried += facts.perWord[i];
     }
     facts.passageEvidence = Math.max(facts.passageEvidence, carried);
     facts.proximity = Math.max(facts.proximity, held);

@@ -298,6 +298,7 @@ def rank(words: Sequence[Word], rows: Sequence[list], scores: Scores, *,
     passages, starts, page_weights = collect(words, rows)
     sizes = [len(w.terms) for w in words]
     ordered = page_criteria(words)
+    long_query = EVIDENCE_COORD in ordered
     by_page: dict[int, list] = {}
     for ref in sorted(passages):
         facts = _passage_facts(sizes, passages[ref])
@@ -319,8 +320,9 @@ def rank(words: Sequence[Word], rows: Sequence[list], scores: Scores, *,
             proximity = max(proximity, len(words) - member["kinds"].count(None))
             headline = max(headline, member["headline"])
         facts = {"kinds": kinds, "proximity": proximity, "heading": len(heading), "headline": headline,
-                 "evidence": evidence(words, page_weights[page]),
-                 "passage_evidence": passage_evidence(word_evidence(words, page_weights[page]), [m for _, m in members])}
+                 "evidence": evidence(words, page_weights[page])}
+        if long_query:  # only evidence_coord reads it
+            facts["passage_evidence"] = passage_evidence(word_evidence(words, page_weights[page]), [m for _, m in members])
         values = [c.value(facts) for c in ordered]
         pages.append((_key(ordered, values, page), values, members))
     pages.sort(key=lambda p: p[0])
