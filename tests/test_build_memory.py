@@ -12,7 +12,6 @@ from array import array
 from collections import Counter
 from pathlib import Path
 
-import orjson
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -128,19 +127,38 @@ def test_a_worker_sends_back_no_document(monkeypatch):
 
 
 _names = st.text(min_size=1, max_size=12)
-_json_texts = st.lists(st.text(max_size=20), max_size=4).map(lambda texts: orjson.dumps(texts))
+_datas = st.binary(max_size=40)
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.dictionaries(_names, _json_texts, max_size=6))
-def test_the_search_memo_written_file_by_file_is_the_memo_as_one_json(files):
+@given(st.dictionaries(_names, _datas, max_size=6))
+def test_the_search_memo_gives_back_every_file_it_was_given_each_read_alone(files):
     import tempfile
 
     with tempfile.TemporaryDirectory() as folder:
         search_cache.save(Path(folder), "k" * 64, files)
-        written = (Path(folder) / search_cache.MEMO).read_bytes()
-        assert written == orjson.dumps({"key": "k" * 64, "files": {name: data.decode() for name, data in files.items()}})
-        assert search_cache.load(Path(folder), "k" * 64) == files
+        stored = search_cache.load(Path(folder), "k" * 64)
+        assert dict(stored.items()) == files
+        assert {name: stored[name] for name in reversed(list(stored))} == files
+        assert search_cache.load(Path(folder), "j" * 64) is None
+
+
+def test_a_rebuild_from_the_search_memo_holds_one_search_file_at_a_time(tmp_path):
+    """The memo of a large site is hundreds of MB: the reused files go into the site one by one."""
+    import tracemalloc
+
+    files = {f"search/f{n}.json": bytes([n % 251]) * 200_000 for n in range(60)}  # 12 MB
+    search_cache.save(tmp_path, "k" * 64, files)
+    written: dict[str, int] = {}
+    tracemalloc.start()
+    try:
+        for name, data in search_cache.load(tmp_path, "k" * 64).items():
+            written[name] = len(data)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert written == {name: len(data) for name, data in files.items()}
+    assert peak < 2_000_000, peak
 
 
 @pytest.fixture

@@ -330,7 +330,7 @@ def test_the_cache_sits_beside_the_output_by_default(content, tmp_path, monkeypa
     monkeypatch.chdir(tmp_path)
     run = subprocess.run([sys.executable, "-m", "citesearch", "build", "content"], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
-    assert sorted(p.name for p in (tmp_path / "site.cache").iterdir()) == ["CACHEDIR.TAG", "build.lock", "build.sqlite", "search.json"]
+    assert sorted(p.name for p in (tmp_path / "site.cache").iterdir()) == ["CACHEDIR.TAG", "build.lock", "build.sqlite", "search.memo"]
     assert not (content / LEGACY_DIR).exists()
 
 
@@ -416,7 +416,8 @@ def _bad_payload(path: Path) -> None:
 def test_a_damaged_search_memo_is_rebuilt_with_a_warning(content, tmp_path):
     site = tmp_path / "site"
     build(content, site)
-    (for_output(site) / search_cache.MEMO).write_text("{not json", encoding="utf-8")
+    memo = for_output(site) / search_cache.MEMO
+    memo.write_bytes(memo.read_bytes()[:-3])  # cut short, as by a full disk
     result = build(content, site)
     assert any("cached search index was unreadable" in w.message for w in result.warnings)
     build(content, tmp_path / "fresh", no_cache=True)
@@ -427,7 +428,7 @@ def test_a_search_memo_under_another_key_is_not_read_past_its_key(tmp_path):
     # serve saves and misses the memo on every edit: parsing tens of megabytes only to find another key was slow
     search_cache.save(tmp_path, "a" * 64, {"search/x.json": b"{}"})
     memo = tmp_path / search_cache.MEMO
-    memo.write_text(memo.read_text(encoding="utf-8").replace('"files"', '"files" damaged'), encoding="utf-8")
+    memo.write_bytes(memo.read_bytes().replace(b"search/x.json", b"damaged"))
     assert search_cache.load(tmp_path, "b" * 64) is None
 
 
@@ -522,3 +523,13 @@ def test_two_builds_at_once_leave_a_valid_cache_and_site(content, tmp_path):
     assert build(content, site).changes.parsed == 0
     build(content, tmp_path / "fresh", no_cache=True)
     assert same_tree(site, tmp_path / "fresh")
+
+
+def test_an_older_citesearchs_search_memo_is_replaced_not_refused(content, tmp_path):
+    site = tmp_path / "site"
+    build(content, site)
+    cache = for_output(site)
+    (cache / search_cache.MEMO).rename(cache / search_cache.LEGACY_MEMO)  # the memo as one JSON, before 2026-12-04
+    result = build(content, site)
+    assert not result.warnings
+    assert sorted(p.name for p in cache.iterdir() if p.name.startswith("search")) == [search_cache.MEMO]

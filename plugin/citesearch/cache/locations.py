@@ -5,7 +5,7 @@ A cache folder is citesearch's when it holds its cache directory tag
 skip), when it is empty or new, or when it holds only what an older
 citesearch left (its lock, a database it made, the search memo beside that
 database).  Any other folder is refused: the cache replaces a database it
-cannot read and overwrites ``search.json``, so ``--cache-dir .`` or a folder
+cannot read and overwrites its search memo (``search.memo``, once ``search.json``), so ``--cache-dir .`` or a folder
 of another tool's files would lose them.
 """
 
@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ..errors import UsageError
 from ..pipeline.source_files import shown_name
-from .search_cache import MEMO
+from .search_cache import LEGACY_MEMO, MEMO
 from .store import APPLICATION_ID, DATABASE, LOCK
 
 # Where earlier versions kept the cache: inside the content folder.  Nothing
@@ -80,13 +80,13 @@ def foreign_entry(cache_dir: Path) -> str | None:
         names = sorted(os.listdir(cache_dir))
     except OSError:
         return None
-    known = {LOCK, DATABASE, MEMO, *_JOURNALS}
+    known = {LOCK, DATABASE, MEMO, LEGACY_MEMO, *_JOURNALS}
     unknown = [name for name in names if name not in known]
     if unknown:
         return unknown[0]
     database = cache_dir / DATABASE
     ours = _is_regular(database) and _is_our_database(database)
-    for name in (DATABASE, *_JOURNALS, MEMO):  # what the cache deletes or overwrites
+    for name in (DATABASE, *_JOURNALS, MEMO, LEGACY_MEMO):  # what the cache deletes or overwrites
         if name in names and _is_regular(cache_dir / name) and not ours:
             return name
     return None

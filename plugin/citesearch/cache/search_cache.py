@@ -1,7 +1,7 @@
 """The search files of the last build, reused while nothing they depend on changed.
 
 Indexing is most of a rebuild's time; when no chunk changed, the index cannot
-have changed either.  ``search.json`` holds the files and the key they were
+have changed either.  ``search.memo`` holds the files and the key they were
 made under: the index stage's declared inputs and every field of every page it reads.
 """
 
@@ -13,15 +13,17 @@ import hashlib
 import operator
 import os
 from pathlib import Path
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Iterator, Mapping, Sequence
 
-import orjson  # the memo is tens of MB on large sites: json took ~0.3 s of every serve rebuild
+import orjson  # every page is hashed on every serve rebuild
 
 from ..pipeline import index
 from .keys import stage_key
 
-MEMO = "search.json"
-_KEY_PREFIX = '{"key":"'  # how save's compact JSON starts
+MEMO = "search.memo"
+LEGACY_MEMO = "search.json"  # the memo as one JSON document (before 2026-12-04): removed on the next save
+# The first line: this, the key, a newline.  Then each file: "<name bytes> <data bytes>\n", the name, the data.
+_MAGIC = b"citesearch search memo 1 "
 
 
 def search_key(pages: Sequence[index.SearchPage], default_lang: str, generator: dict) -> str:
@@ -32,42 +34,87 @@ def search_key(pages: Sequence[index.SearchPage], default_lang: str, generator: 
     return digest.hexdigest()
 
 
-def load(folder: Path, key: str) -> dict[str, bytes] | None:
+class StoredFiles(Mapping[str, bytes]):
+    """The files of a memo, each read from disk when asked for.
+
+    A large site's search files are hundreds of MB (790 MB at 100,000 pages):
+    read whole, as one JSON document, they were a rebuild's peak memory three
+    times over (the file, the parsed texts, their bytes).  The memo is walked
+    once to find where each file is; copying them into the site then holds one
+    at a time.
+    """
+
+    def __init__(self, path: Path, places: dict[str, tuple[int, int]]):
+        self.path = path
+        self._places = places  # name -> (offset, length)
+
+    def __getitem__(self, name: str) -> bytes:
+        offset, length = self._places[name]
+        with self.path.open("rb") as memo:
+            memo.seek(offset)
+            data = memo.read(length)
+        if len(data) != length:
+            raise ValueError(f"{self.path}: cut short")
+        return data
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._places)
+
+    def __len__(self) -> int:
+        return len(self._places)
+
+    def items(self) -> Iterator[tuple[str, bytes]]:  # type: ignore[override]
+        """Every file in memo order, through one open file."""
+        with self.path.open("rb") as memo:
+            for name, (offset, length) in self._places.items():
+                memo.seek(offset)
+                yield name, memo.read(length)
+
+
+def load(folder: Path, key: str) -> StoredFiles | None:
     """The files stored under ``key``; None when there are none.  Raises ValueError when the memo is damaged."""
     path = folder / MEMO
     if not path.is_file():
         return None
-    expected = f'{_KEY_PREFIX}{key}"'
-    with path.open(encoding="utf-8", errors="replace") as memo_file:
-        head = memo_file.read(len(expected))
-    if head.startswith(_KEY_PREFIX) and head != expected:
-        return None  # another key (save writes it first): no need to parse megabytes of files
-    try:
-        memo = orjson.loads(path.read_bytes())
-        if memo.get("key") != key:
-            return None
-        return {name: text.encode("utf-8") for name, text in memo["files"].items()}
-    except (UnicodeError, AttributeError, KeyError, TypeError, orjson.JSONDecodeError) as exc:
-        raise ValueError(str(exc)) from exc
+    places: dict[str, tuple[int, int]] = {}
+    with path.open("rb") as memo:
+        head = memo.readline()
+        if not head.startswith(_MAGIC) or not head.endswith(b"\n"):
+            raise ValueError(f"{path}: not a search memo")
+        if head[len(_MAGIC):-1] != key.encode("ascii"):
+            return None  # another key: no need to walk hundreds of MB of files
+        size = path.stat().st_size
+        while memo.tell() < size:
+            line = memo.readline()
+            try:
+                name_bytes, data_bytes = (int(n) for n in line.split(b" "))
+                name = memo.read(name_bytes).decode("utf-8")
+            except (ValueError, UnicodeError) as exc:
+                raise ValueError(f"{path}: damaged at byte {memo.tell()}") from exc
+            places[name] = (memo.tell(), data_bytes)
+            memo.seek(data_bytes, 1)
+        if memo.tell() != size:
+            raise ValueError(f"{path}: cut short")
+    return StoredFiles(path, places)
 
 
 def save(folder: Path, key: str, files: Mapping[str, bytes | Path]) -> None:
     """Atomically: a concurrent build reads the old memo or the new one, never half of one.
 
-    Written file by file, the same bytes as ``orjson.dumps({"key": key, "files":
-    {name: text}})``: the whole memo as one string (four bytes a character once
-    a text has an emoji) and its JSON was the peak of a build's memory.
+    Written file by file, each as its bytes: no file is held beside another
+    (the memo as one JSON string was once the peak of a build's memory).
     """
     path = folder / MEMO
     partial = path.with_suffix(f".tmp-{os.getpid()}")
     try:
         with partial.open("wb") as memo:
-            memo.write(f"{_KEY_PREFIX}{key}\",\"files\":{{".encode())
-            for n, (name, data) in enumerate(files.items()):
-                memo.write(b"," if n else b"")
-                memo.write(orjson.dumps(name) + b":" + orjson.dumps(index.read_bytes(data).decode("utf-8")))
-            memo.write(b"}}")
+            memo.write(_MAGIC + key.encode("ascii") + b"\n")
+            for name, data in files.items():
+                raw, name_raw = index.read_bytes(data), name.encode("utf-8")
+                memo.write(b"%d %d\n" % (len(name_raw), len(raw)) + name_raw)
+                memo.write(raw)
         os.replace(partial, path)
+        (folder / LEGACY_MEMO).unlink(missing_ok=True)
     finally:
         partial.unlink(missing_ok=True)
 

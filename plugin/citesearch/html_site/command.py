@@ -19,7 +19,7 @@ import time
 from collections import Counter
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Mapping
 
 from ..cache import search_cache
 from ..cache.keys import stage_key
@@ -152,7 +152,8 @@ def index_site(
         if strict and warnings:
             raise ContentError([Problem(w.path, w.line, f"{w.message} (warning, --strict)") for w in warnings])
         search = _search_files(pages, options.default_lang, cache_dir if cache is not None else None, warnings)
-        staged.update(search)
+        staged.update(search.items())  # one file at a time from the memo
+        index_bytes = sum(staged.sizes[name] for name in search)
         for name in widget.assets.files:
             staged[f"{ASSETS_DIR}/{name}"] = widget.assets.read(name)
         staged.publish()
@@ -163,12 +164,12 @@ def index_site(
             warnings.append(Problem(shown_name(cache_dir), 1, f"index cache not saved: {exc}"))
     return IndexResult(
         out=out, pages=len(pages), chunks=sum(len(p.chunks) for p in pages),
-        index_bytes=sum(len(data) for data in search.values()), read=read, rewritten=rewritten,
+        index_bytes=index_bytes, read=read, rewritten=rewritten,
         skipped=dict(sorted(skipped.items())), warnings=tuple(sorted(warnings)), seconds=time.perf_counter() - started,
     )
 
 
-def _search_files(pages: list[SearchPage], default_lang: str, cache_dir: Path | None, warnings: list[Problem]) -> dict[str, bytes]:
+def _search_files(pages: list[SearchPage], default_lang: str, cache_dir: Path | None, warnings: list[Problem]) -> Mapping[str, bytes]:
     """The search files, from the last run when no page's passages changed (the build cache's memo)."""
     if cache_dir is None:
         return build_search_files(pages, default_lang, GENERATOR)
