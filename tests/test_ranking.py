@@ -89,24 +89,6 @@ def test_a_passage_with_the_words_as_typed_beats_one_with_their_stems_in_its_hea
     assert [(p.explain()["forms"], p.explain()["heading"]) for p in page.passages] == [(2, 0), (1, 2)]
 
 
-
-def test_the_passage_saying_the_words_as_typed_is_found_below_the_shown_ones():
-    # Six passages of one page; lunr prefers 0-3 (heading words, higher scores), which hold the words by stem
-    # only; passage 4 says them as typed.  The page's first REFINED_PASSAGES passages are read, so 4 is shown
-    # first; 5 (beyond them, though it says them too) keeps its place.
-    assert rank.REFINED_PASSAGES == 5
-    qw = words("declaration gives", prefix=False)
-    refs = range(6)
-    rows = [row(t, dict.fromkeys(refs, 1.0), {0: 1.0}, heading=(0, 1, 2, 3)) for w in qw for t in w.terms]
-    texts = {ref: (["Page", "Declare"], "Declarations give data.") for ref in range(4)}
-    texts[4] = texts[5] = (["Page", "Data validation"], "The same type declaration gives you validation.")
-    ranked = rank.rank(qw, rows, {0: 6.0, 1: 5.0, 2: 4.0, 3: 3.0, 4: 2.0, 5: 1.0})
-    assert rank.refined_refs(ranked, 3) == [0, 1, 2, 3, 4]
-    (page,) = rank.refine(ranked, qw, {ref: texts[ref] for ref in rank.refined_refs(ranked, 3)},
-                          "declaration gives", prefix=False, per_page=3)
-    assert [p.ref for p in page.passages] == [4, 0, 1, 2, 3, 5]
-    assert page.explain()["forms"] == 2
-
 def test_a_passage_whose_one_sentence_says_the_words_as_typed_comes_first():
     # Both passages hold both words as typed and one sentence holds both stems; in the passage lunr prefers,
     # no one sentence says both as typed ("certificate" in one, "certificates" in the next).

@@ -302,16 +302,8 @@ function listed(words, { found, sorted }, scores, { scoredPages = Infinity, list
 }
 
 // --- Second stage (rank.py `refine`): the first screen of pages, by what
-// their shown passages say; their texts are loaded for the quotes anyway (and two more a page).
+// their shown passages say; their texts are loaded for the quotes anyway.
 export const REFINED_PAGES = 10;
-// Passages of each of those pages read to choose the ones shown (rank.py).
-export const REFINED_PASSAGES = 5;
-
-// The refs whose [heading path, text] `refine` reads.
-export function refinedRefs(pages, perPage) {
-  const n = Math.max(perPage, REFINED_PASSAGES);
-  return pages.slice(0, REFINED_PAGES).flatMap((page) => page.passages.slice(0, n).map((p) => p.ref));
-}
 
 function wordsIn(analyzer, words, text) {
   const terms = new Set(analyzer.analyze(text));
@@ -424,15 +416,14 @@ export const REFINED_PAGE_CRITERIA = placed(PAGE_CRITERIA, REFINED_AFTER);
 const REFINED = ["sentence", "forms", "sentence_forms", "title", "fit", "whole"];
 
 // `texts`: ref -> [heading path, text] of each refined page's first
-// REFINED_PASSAGES passages (`refinedRefs`; at least `perPage`).
+// `perPage` passages.
 export function refine(analyzer, pages, words, texts, queryText, { prefix = true, perPage }) {
-  const examined = Math.max(perPage, REFINED_PASSAGES);
   const forms = typedForms(analyzer, queryText, prefix);
   // In the order that ranked the pages for this query (a long query's evidence first).
   const pageCriteriaRefined = placed(pageCriteria(words), REFINED_AFTER);
   const refined = pages.slice(0, REFINED_PAGES).map((page) => {
     const measured = [];
-    const shown = page.passages.slice(0, examined).map((p) => {
+    const shown = page.passages.slice(0, perPage).map((p) => {
       const [heading, text] = texts.get(p.ref);
       const values = {
         sentence: sentenceWords(analyzer, words, heading, text, queryText, prefix),
@@ -448,7 +439,7 @@ export function refine(analyzer, pages, words, texts, queryText, { prefix = true
     });
     shown.sort((a, b) => compareKeys(a.key, b.key));
     const best = Object.fromEntries(REFINED.map((name) => [name, Math.max(...measured.map((values) => values[name]))]));
-    const withPassages = { ...page, passages: [...shown, ...page.passages.slice(examined)] };
+    const withPassages = { ...page, passages: [...shown, ...page.passages.slice(perPage)] };
     return withValues(withPassages, best, pageCriteriaRefined);
   });
   refined.sort((a, b) => compareKeys(a.key, b.key));

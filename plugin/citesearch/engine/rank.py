@@ -348,19 +348,8 @@ def rank(words: Sequence[Word], rows: Sequence[list], scores: Scores, *,
 # --- Second stage: the first screen of pages, by what their shown passages say.
 
 # Pages re-ordered by sentence evidence: the first screen, whose shown
-# passages' texts are loaded for their quotes anyway (and two more a page).
+# passages' texts are loaded for their quotes anyway (no extra file).
 REFINED_PAGES = 10
-# Passages of each of those pages read to choose the ones shown: more than
-# the three shown, as the first stage orders a page's passages without their
-# texts (heading words first), and the passage whose one sentence says the
-# query as typed is often its 4th or 5th (judged sets, round 8: 5 chosen on
-# the even-numbered queries among 3 / 5 / 8 / 20; bench/RESULTS-quality.md).
-REFINED_PASSAGES = 5
-
-
-def refined_refs(pages: Sequence[Ranked], per_page: int) -> list[int]:
-    """The refs whose ``(heading path, text)`` ``refine`` reads."""
-    return [p.ref for page in pages[:REFINED_PAGES] for p in page.passages[:max(per_page, REFINED_PASSAGES)]]
 
 
 def _words_in(words: Sequence[Word], text: str) -> int:
@@ -507,12 +496,10 @@ def refine(pages: list[Ranked], words: Sequence[Word], texts: dict[int, tuple], 
            prefix: bool = True, per_page: int) -> list[Ranked]:
     """The first ``REFINED_PAGES`` pages re-ordered with ``sentence``,
     ``forms``, ``sentence_forms``, ``title``, ``fit`` and ``whole``
-    (``REFINED_PAGE_CRITERIA``), from the ``(heading path, text)`` of each
-    page's first ``REFINED_PASSAGES`` passages (``refined_refs``; at least
-    ``per_page``, the passages shown), which are re-ordered by them too; a
-    page takes the best value of those passages.  Later pages keep their
-    order, with 0 for these criteria (not looked at)."""
-    per_page = max(per_page, REFINED_PASSAGES)
+    (``REFINED_PAGE_CRITERIA``), from the ``(heading
+    path, text)`` of each page's first ``per_page`` passages, which are
+    re-ordered by them too; a page takes the best value of its shown passages.
+    Later pages keep their order, with 0 for these criteria (not looked at)."""
     forms = typed_forms(query_text, prefix)
     # In the order that ranked the pages for this query (a long query's evidence first).
     page_criteria_refined = _placed(page_criteria(words), _REFINED_AFTER)
