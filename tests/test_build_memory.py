@@ -143,6 +143,14 @@ def test_the_search_memo_gives_back_every_file_it_was_given_each_read_alone(file
         assert search_cache.load(Path(folder), "j" * 64) is None
 
 
+def test_files_loaded_from_a_memo_are_those_of_that_memo_after_another_save(tmp_path):
+    """A build sharing the cache may save a new memo between another's load and its reads."""
+    search_cache.save(tmp_path, "a" * 64, {"search/x.json": b"old", "search/y.json": b"old too"})
+    stored = search_cache.load(tmp_path, "a" * 64)
+    search_cache.save(tmp_path, "b" * 64, {"search/x.json": b"a much longer new text", "search/y.json": b"new"})
+    assert dict(stored) == {"search/x.json": b"old", "search/y.json": b"old too"}
+
+
 def test_a_rebuild_from_the_search_memo_holds_one_search_file_at_a_time(tmp_path):
     """The memo of a large site is hundreds of MB: the reused files go into the site one by one."""
     import tracemalloc

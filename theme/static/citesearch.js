@@ -3,7 +3,7 @@
 // the widget finds its modules relative to its own URL, and the search folder
 // and site root where the page's <meta name="citesearch:search"> says.
 
-import { createEngine, LoadError } from "./widget-engine.js";
+import { createEngine, LoadError, siblingUrl } from "./widget-engine.js";
 import { strings } from "./widget-strings.js";
 import { attachTheme } from "./widget-theme.js";
 import { expandedPages, HIGHLIGHT_PARAM, keepFocus, renderResults, statusText } from "./widget-view.js";
@@ -406,7 +406,7 @@ async function land({ scroll = false } = {}) {
   try {
     const root = document.querySelector("#content") || document.body;
     if (!new URL(location.href).searchParams.has(HIGHLIGHT_PARAM) && !root.dataset.citesearchLanded) return;
-    const { highlightLanding, landingTarget } = await import(new URL("widget-landing.js" + new URL(import.meta.url).search, import.meta.url));
+    const { highlightLanding, landingTarget } = await import(siblingUrl("widget-landing.js", import.meta.url));
     let revealed = null; // a word the page hid in a closed note or another tab
     const blocks = await highlightLanding(root, location.href, engine.modules, (word) => { revealed = word; });
     const target = revealed || (scroll && blocks ? document.getElementById(landingTarget(location.href).anchor) : null);

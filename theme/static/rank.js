@@ -248,7 +248,8 @@ export function rank(words, rows, scores, { scoredPages = Infinity } = {}) {
 function pageOrder(words, rows) {
   const found = collect(words, rows);
   const { starts, pageWeights } = found;
-  const long = pageCriteria(words).includes(EVIDENCE_COORD);
+  const criteria = pageCriteria(words);
+  const long = criteria.includes(EVIDENCE_COORD);
   // Each page's passages and what the page criteria read of them, built
   // passage by passage without keeping the passages' facts.
   const byPage = new Map();
@@ -279,7 +280,6 @@ function pageOrder(words, rows) {
     facts.proximity = Math.max(facts.proximity, held);
     facts.headline = Math.max(facts.headline, headlineOf(found, words, slot));
   }
-  const criteria = pageCriteria(words);
   const pages = [];
   for (const [page, { members, kinds, headingWords, proximity, headline, passageEvidence }] of byPage) {
     const facts = { kinds, proximity, heading: headingWords.filter(Boolean).length, headline, evidence: evidence(words, pageWeights.get(page)), passageEvidence };

@@ -13,6 +13,12 @@ const RUSSIAN_SCRIPTS = ["vendor/lunr.stemmer.support.min.js", "vendor/lunr.ru.m
 
 export class LoadError extends Error {}
 
+// The page loads the widget as citesearch.js?v=<build>; its siblings get the
+// same stamp so a rebuilt site never mixes old and new modules.
+export function siblingUrl(path, moduleUrl) {
+  return new URL(path + new URL(moduleUrl).search, moduleUrl);
+}
+
 function loadScript(url) {
   return new Promise((resolve, reject) => {
     const script = document.createElement("script");
@@ -77,9 +83,7 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
   let analyzerChecked = false;
   let searchFetches = 0; // search files fetched so far: a search that fetched some is cold
   let lastCold = true; // the last search fetched search files (or none ran yet)
-  // The page loads the widget as citesearch.js?v=<build>; its siblings get the
-  // same stamp so a rebuilt site never mixes old and new modules.
-  const asset = (path) => new URL(path + new URL(assetsUrl).search, assetsUrl);
+  const asset = (path) => siblingUrl(path, assetsUrl);
 
   const manifest = () =>
     once(cache, "manifest", async () => {

@@ -84,7 +84,7 @@ class BuildCache:
             if stored is not None:
                 if into is None:
                     return stored
-                into.update(stored.items())  # one file at a time
+                into.update(stored)  # one file at a time (search_cache.StoredFiles)
                 return {path: into[path] for path in stored}
         files = index.build_search_files(searchable, default_lang, generator, into)
         if self.enabled:

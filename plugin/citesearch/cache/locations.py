@@ -5,8 +5,9 @@ A cache folder is citesearch's when it holds its cache directory tag
 skip), when it is empty or new, or when it holds only what an older
 citesearch left (its lock, a database it made, the search memo beside that
 database).  Any other folder is refused: the cache replaces a database it
-cannot read and overwrites its search memo (``search.memo``, once ``search.json``), so ``--cache-dir .`` or a folder
-of another tool's files would lose them.
+cannot read and overwrites its search memo (``search.memo``, once
+``search.json``), so ``--cache-dir .`` or a folder of another tool's files
+would lose them.
 """
 
 from __future__ import annotations

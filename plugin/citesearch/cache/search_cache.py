@@ -12,8 +12,9 @@ import functools
 import hashlib
 import operator
 import os
+import weakref
 from pathlib import Path
-from typing import Callable, Iterator, Mapping, Sequence
+from typing import BinaryIO, Callable, Iterator, Mapping, Sequence
 
 import orjson  # every page is hashed on every serve rebuild
 
@@ -41,34 +42,24 @@ class StoredFiles(Mapping[str, bytes]):
     read whole, as one JSON document, they were a rebuild's peak memory three
     times over (the file, the parsed texts, their bytes).  The memo is walked
     once to find where each file is; copying them into the site then holds one
-    at a time.
+    at a time.  Reads go to the file that was walked, kept open: a concurrent
+    ``save`` replaces the name, never that file.
     """
 
-    def __init__(self, path: Path, places: dict[str, tuple[int, int]]):
-        self.path = path
+    def __init__(self, memo: BinaryIO, places: dict[str, tuple[int, int]]):
+        self._fd = memo.fileno()
         self._places = places  # name -> (offset, length)
+        weakref.finalize(self, memo.close)
 
     def __getitem__(self, name: str) -> bytes:
         offset, length = self._places[name]
-        with self.path.open("rb") as memo:
-            memo.seek(offset)
-            data = memo.read(length)
-        if len(data) != length:
-            raise ValueError(f"{self.path}: cut short")
-        return data
+        return os.pread(self._fd, length, offset)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._places)
 
     def __len__(self) -> int:
         return len(self._places)
-
-    def items(self) -> Iterator[tuple[str, bytes]]:  # type: ignore[override]
-        """Every file in memo order, through one open file."""
-        with self.path.open("rb") as memo:
-            for name, (offset, length) in self._places.items():
-                memo.seek(offset)
-                yield name, memo.read(length)
 
 
 def load(folder: Path, key: str) -> StoredFiles | None:
@@ -77,13 +68,15 @@ def load(folder: Path, key: str) -> StoredFiles | None:
     if not path.is_file():
         return None
     places: dict[str, tuple[int, int]] = {}
-    with path.open("rb") as memo:
+    memo = path.open("rb")
+    try:
         head = memo.readline()
         if not head.startswith(_MAGIC) or not head.endswith(b"\n"):
             raise ValueError(f"{path}: not a search memo")
         if head[len(_MAGIC):-1] != key.encode("ascii"):
+            memo.close()
             return None  # another key: no need to walk hundreds of MB of files
-        size = path.stat().st_size
+        size = os.fstat(memo.fileno()).st_size
         while memo.tell() < size:
             line = memo.readline()
             try:
@@ -95,7 +88,10 @@ def load(folder: Path, key: str) -> StoredFiles | None:
             memo.seek(data_bytes, 1)
         if memo.tell() != size:
             raise ValueError(f"{path}: cut short")
-    return StoredFiles(path, places)
+    except BaseException:
+        memo.close()
+        raise
+    return StoredFiles(memo, places)
 
 
 def save(folder: Path, key: str, files: Mapping[str, bytes | Path]) -> None:

@@ -152,7 +152,7 @@ def index_site(
         if strict and warnings:
             raise ContentError([Problem(w.path, w.line, f"{w.message} (warning, --strict)") for w in warnings])
         search = _search_files(pages, options.default_lang, cache_dir if cache is not None else None, warnings)
-        staged.update(search.items())  # one file at a time from the memo
+        staged.update(search)  # one file at a time from a memo (search_cache.StoredFiles)
         index_bytes = sum(staged.sizes[name] for name in search)
         for name in widget.assets.files:
             staged[f"{ASSETS_DIR}/{name}"] = widget.assets.read(name)
