@@ -308,7 +308,7 @@ export const REFINED_PAGES = 10;
 // shown ones (rank.py: the passage whose sentence says the query is often a
 // page's 4th or 5th).
 export const REFINED_PASSAGES = 5;
-export const WIDE_PAGES = 5;
+export const WIDE_PAGES = 3;
 
 // How many passages of the n-th page (from 0) `refine` reads.
 export function readPerPage(n, perPage) {

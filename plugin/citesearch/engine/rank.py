@@ -353,12 +353,13 @@ REFINED_PAGES = 10
 # Passages read on each of the first ``WIDE_PAGES`` of those pages to choose
 # the shown ones: the first stage orders a page's passages without their
 # texts (heading words, then lunr's score), and the passage whose one
-# sentence says the query is often a page's 4th or 5th.  Only the pages a
-# reader sees first, so the first screen fetches 10 texts more, not 20
-# (cold bytes: bench/RESULTS-cold.md).  5 and 5 chosen on the even-numbered
-# judged queries (bench/RESULTS-quality.md, rounds 8 and 9).
+# sentence says the query is often a page's 4th or 5th.  Only the first
+# pages, so the first screen fetches 6 texts more, not 20 (cold bytes:
+# bench/RESULTS-cold.md).  Chosen on the even-numbered judged queries
+# (bench/RESULTS-quality.md): 5 passages among 3 / 5 / 8 / 20 (round 8), 3
+# pages among 1 / 3 / 5 / 10 (round 9: 3, 5 and 10 score alike, 1 less).
 REFINED_PASSAGES = 5
-WIDE_PAGES = 5
+WIDE_PAGES = 3
 
 
 def read_per_page(n: int, per_page: int) -> int:
