@@ -62,14 +62,28 @@ def doc_key(path: str) -> str:
     return re.sub(r"[^a-z0-9/]+", "-", path.lower()).strip("-")
 
 
+CODE_SPAN = re.compile(r"`([^`]*)`")
+KEPT = re.compile("\ue000(\\d+)\ue001")  # a kept code span's place while the markup around it goes
+
+
 def clean_inline(text: str, keep_code: bool = False) -> str:
+    """The text of inline Markdown as a page shows it.  Code spans say little
+    about a sentence's wording (dropped), but are part of a heading (kept
+    verbatim: ``target_feature`` keeps its underscore, which is code, not
+    emphasis)."""
     text = re.sub(r"\{\s*#[^}]*\}", "", text)  # explicit heading ids
-    # Code spans say little about a sentence's wording, but are part of a heading.
-    text = re.sub(r"`([^`]*)`", r"\1" if keep_code else " ", text)
+    spans: list[str] = []
+
+    def keep(m: re.Match) -> str:
+        spans.append(m.group(1))
+        return f"\ue000{len(spans) - 1}\ue001"
+
+    text = CODE_SPAN.sub(keep if keep_code else " ", text)
     text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)  # links and images
     text = re.sub(r"\[([^\]]*)\]\[[^\]]*\]", r"\1", text)
     text = re.sub(r"<[^>]+>", " ", text)
     text = re.sub(r"[*_]{1,3}", "", text)
+    text = KEPT.sub(lambda m: spans[int(m.group(1))], text)
     return re.sub(r"\s+", " ", text).strip(" #")
 
 
@@ -79,6 +93,11 @@ def parse(markdown: str) -> tuple[list[str], list[str]]:
     in_fence = False
     for line in markdown.splitlines():
         if FENCE.match(line):
+            # A code block ends the paragraph before it: the text after it is
+            # another block (and passage), not the same sentence.
+            if current:
+                paragraphs.append(" ".join(current))
+                current = []
             in_fence = not in_fence
             continue
         if in_fence:

@@ -15,7 +15,11 @@ pytestmark = pytest.mark.corpus
 
 
 def refs(site: Path, query: str, limit: int = 50, lang: str | None = None) -> list[str]:
-    return [r.ref for r in SiteSearch(site).search(query, limit=limit, lang=lang, prefix=False).results]
+    """Every passage found on the first ``limit`` pages.  Not only the three
+    shown a page: which of its first passages show depends on the words as
+    typed (``forms``), which differ between the word forms compared here."""
+    found = SiteSearch(site).search(query, limit=limit, lang=lang, prefix=False, per_page=10_000)
+    return [r.ref for r in found.results]
 
 
 def test_rust_rfcs_build(tmp_path):

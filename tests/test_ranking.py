@@ -89,6 +89,56 @@ def test_a_passage_with_the_words_as_typed_beats_one_with_their_stems_in_its_hea
     assert [(p.explain()["forms"], p.explain()["heading"]) for p in page.passages] == [(2, 0), (1, 2)]
 
 
+def test_the_passage_saying_the_words_as_typed_is_found_below_the_shown_ones():
+    # Six passages of one page; lunr prefers 0-3 (heading words, higher scores), which hold the words by stem
+    # only; passage 4 says them as typed.  The first pages' first REFINED_PASSAGES passages are read, so 4 is
+    # shown first; 5 (beyond them, though it says them too) keeps its place.
+    assert rank.REFINED_PASSAGES == 5
+    qw = words("declaration gives", prefix=False)
+    refs = range(6)
+    rows = [row(t, dict.fromkeys(refs, 1.0), {0: 1.0}, heading=(0, 1, 2, 3)) for w in qw for t in w.terms]
+    texts = {ref: (["Page", "Declare"], "Declarations give data.") for ref in range(4)}
+    texts[4] = texts[5] = (["Page", "Data validation"], "The same type declaration gives you validation.")
+    ranked = rank.rank(qw, rows, {0: 6.0, 1: 5.0, 2: 4.0, 3: 3.0, 4: 2.0, 5: 1.0})
+    assert rank.refined_refs(ranked, 3) == [0, 1, 2, 3, 4]
+    (page,) = rank.refine(ranked, qw, {ref: texts[ref] for ref in rank.refined_refs(ranked, 3)},
+                          "declaration gives", prefix=False, per_page=3)
+    assert [p.ref for p in page.passages] == [4, 0, 1, 2, 3, 5]
+    assert page.explain()["forms"] == 2
+
+
+def test_only_the_first_pages_read_more_passages_than_they_show():
+    # Eight pages of five passages each (page p: refs 10p..10p+4): the first WIDE_PAGES have five read, the others three.
+    qw = words("alpha", prefix=False)
+    refs = [10 * p + i for p in range(8) for i in range(5)]
+    rows = [row("alpha", dict.fromkeys(refs, 1.0), {10 * p: 8.0 - p for p in range(8)})]
+    ranked = rank.rank(qw, rows, {})
+    read = rank.refined_refs(ranked, 3)
+    assert [len([r for r in read if r // 10 == p]) for p in range(8)] == [5] * rank.WIDE_PAGES + [3] * (8 - rank.WIDE_PAGES)
+
+
+def test_a_heading_is_a_sentence_only_under_the_heading_the_query_fits_best():
+    # Every passage of the page "Path Parameters" has the title in its heading path.  The passage lunr prefers
+    # sits under "Path parameters containing paths", whose text does not say "parameter": its heading does not
+    # make it a sentence of both words (the title fits the query better), the passage saying them comes first.
+    def passages(query: str, texts: dict[int, tuple]) -> list[rank.Ranked]:
+        qw = words(query, prefix=False)
+        rows = [row(t, {0: 1.0, 1: 1.0}, {0: 1.0}, heading=(0, 1)) for w in qw for t in w.terms]
+        (page,) = rank.refine(rank.rank(qw, rows, {0: 3.0, 1: 1.0}), qw, texts, query, prefix=False, per_page=3)
+        return page.passages
+
+    path = passages("path parameters", {0: (["Path Parameters", "Path parameters containing paths"],
+                                            "Say you have a path operation with a path /files/{file_path}."),
+                                        1: (["Path Parameters", "Path convertor"],
+                                            "You can declare a path parameter containing a path.")})
+    assert [p.ref for p in path] == [1, 0] and [p.explain()["sentence"] for p in path] == [2, 1]
+    # A query naming a section (its heading the best fit on its path) still lands there, though another
+    # passage's text says both words.
+    fuzzy = passages("fuzzy matching", {0: (["Searching", "Typos and fuzzy matching"], "A word matches a typo."),
+                                        1: (["Searching", "Sharing"], "The URL keeps it: ?q=fuzzy+matching.")})
+    assert [p.ref for p in fuzzy] == [0, 1] and [p.explain()["sentence"] for p in fuzzy] == [2, 2]
+
+
 def test_a_passage_whose_one_sentence_says_the_words_as_typed_comes_first():
     # Both passages hold both words as typed and one sentence holds both stems; in the passage lunr prefers,
     # no one sentence says both as typed ("certificate" in one, "certificates" in the next).
@@ -198,6 +248,14 @@ def test_python_and_node_refine_random_cases_alike():
         texts = {ref: ([rng.choice(SAMPLE_TEXTS) for _ in range(rng.randint(1, 3))], rng.choice(SAMPLE_TEXTS))
                  for ref in refs}
         cases.append({**case, "prefix": prefix, "texts": texts})
+    # Eight pages whose 5th passage alone says the words as typed: read (and shown first) on the first WIDE_PAGES only.
+    refs = [10 * p + i for p in range(8) for i in range(5)]
+    heading = tuple(r for r in refs if r % 10 < 4)
+    cases.append({"query": "declaration gives", "prefix": False, "scores": {r: 5.0 - r % 10 for r in refs},
+                  "rows": [row(t, dict.fromkeys(refs, 1.0), {10 * p: 8.0 - p for p in range(8)}, heading=heading)
+                           for w in words("declaration gives", prefix=False) for t in w.terms],
+                  "texts": {r: (["Page", "Declare"], "Declarations give data.") if r % 10 < 4
+                            else (["Page", "Data"], "The type declaration gives validation.") for r in refs}})
     payload = [{"query": c["query"], "prefix": c["prefix"], "rows": c["rows"],
                 "words": [_word(w) for w in words(c["query"], prefix=c["prefix"])],
                 "scores": [[ref, score] for ref, score in c["scores"].items()],

@@ -51,7 +51,7 @@ async function eager(text) {
 // What the second stage reads: the heading path and text of the first
 // screen's shown passages.
 async function refined(text, pages) {
-  const refs = pages.slice(0, rank.REFINED_PAGES).flatMap((page) => page.passages.slice(0, perPage).map((p) => p.ref));
+  const refs = rank.refinedRefs(pages, perPage);
   const texts = new Map();
   for (const ref of refs) {
     const { heading, text: body } = await index.chunk(ref);

@@ -302,8 +302,23 @@ function listed(words, { found, sorted }, scores, { scoredPages = Infinity, list
 }
 
 // --- Second stage (rank.py `refine`): the first screen of pages, by what
-// their shown passages say; their texts are loaded for the quotes anyway.
+// their first passages say (`refinedRefs`).
 export const REFINED_PAGES = 10;
+// Passages read on each of the first WIDE_PAGES of those pages to choose the
+// shown ones (rank.py: the passage whose sentence says the query is often a
+// page's 4th or 5th).
+export const REFINED_PASSAGES = 5;
+export const WIDE_PAGES = 3;
+
+// How many passages of the n-th page (from 0) `refine` reads.
+export function readPerPage(n, perPage) {
+  return n < WIDE_PAGES ? Math.max(perPage, REFINED_PASSAGES) : perPage;
+}
+
+// The refs whose [heading path, text] `refine` reads.
+export function refinedRefs(pages, perPage) {
+  return pages.slice(0, REFINED_PAGES).flatMap((page, n) => page.passages.slice(0, readPerPage(n, perPage)).map((p) => p.ref));
+}
 
 function wordsIn(analyzer, words, text) {
   const terms = new Set(analyzer.analyze(text));
@@ -312,7 +327,7 @@ function wordsIn(analyzer, words, text) {
 }
 
 // The most query words one sentence of the passage holds (the sentence the
-// quote cites; its heading path counts as one).
+// quote cites; `heading`, a heading path or none, counts as one).
 export function sentenceWords(analyzer, words, heading, text, queryText, prefix) {
   const found = quoteModule.quote(analyzer, text, queryText, { prefix });
   const inHeading = wordsIn(analyzer, words, heading.join(" "));
@@ -415,31 +430,41 @@ const REFINED_AFTER = { typos: SENTENCE, proximity: FORMS, forms: SENTENCE_FORMS
 export const REFINED_PAGE_CRITERIA = placed(PAGE_CRITERIA, REFINED_AFTER);
 const REFINED = ["sentence", "forms", "sentence_forms", "title", "fit", "whole"];
 
-// `texts`: ref -> [heading path, text] of each refined page's first
-// `perPage` passages.
+// `texts`: ref -> [heading path, text] of the passages `refinedRefs` names.
 export function refine(analyzer, pages, words, texts, queryText, { prefix = true, perPage }) {
   const forms = typedForms(analyzer, queryText, prefix);
   // In the order that ranked the pages for this query (a long query's evidence first).
   const pageCriteriaRefined = placed(pageCriteria(words), REFINED_AFTER);
-  const refined = pages.slice(0, REFINED_PAGES).map((page) => {
+  const refined = pages.slice(0, REFINED_PAGES).map((page, n) => {
+    const read = readPerPage(n, perPage);
     const measured = [];
-    const shown = page.passages.slice(0, perPage).map((p) => {
+    const shown = page.passages.slice(0, read).map((p) => {
       const [heading, text] = texts.get(p.ref);
+      const section = covered(analyzer, words, heading.slice(-1));
+      const fit = covered(analyzer, words, heading);
+      // The heading path is a sentence only of the passages under the heading
+      // of that path the query fits best (rank.py).
+      const named = section > 0 && section >= fit ? heading : [];
       const values = {
-        sentence: sentenceWords(analyzer, words, heading, text, queryText, prefix),
+        sentence: sentenceWords(analyzer, words, named, text, queryText, prefix),
         forms: formsIn(analyzer, forms, [...heading, text].join(" ")),
-        sentence_forms: sentenceForms(analyzer, forms, heading, text),
+        sentence_forms: sentenceForms(analyzer, forms, named, text),
         whole: formsIn(analyzer, forms, [...heading, text].join(" "), { whole: true }),
         title: heading.length && wordsIn(analyzer, words, heading[0]) === words.length ? 1 : 0,
-        fit: covered(analyzer, words, heading),
-        section: covered(analyzer, words, heading.slice(-1)),
+        fit,
+        section,
       };
-      measured.push(values);
+      measured.push([values, heading]);
       return withValues(p, values, REFINED_PASSAGE_CRITERIA);
     });
     shown.sort((a, b) => compareKeys(a.key, b.key));
-    const best = Object.fromEntries(REFINED.map((name) => [name, Math.max(...measured.map((values) => values[name]))]));
-    const withPassages = { ...page, passages: [...shown, ...page.passages.slice(perPage)] };
+    const best = Object.fromEntries(REFINED.map((name) => [name, Math.max(...measured.map(([values]) => values[name]))]));
+    // For the page, its title and headings are one of its sentences (a heading query's page).
+    for (const [, heading] of measured) {
+      best.sentence = Math.max(best.sentence, wordsIn(analyzer, words, heading.join(" ")));
+      best.sentence_forms = Math.max(best.sentence_forms, heading.length ? formsIn(analyzer, forms, heading.join(" ")) : 0);
+    }
+    const withPassages = { ...page, passages: [...shown, ...page.passages.slice(read)] };
     return withValues(withPassages, best, pageCriteriaRefined);
   });
   refined.sort((a, b) => compareKeys(a.key, b.key));

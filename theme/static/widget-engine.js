@@ -169,7 +169,7 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
     const answers = await Promise.all(
       shards.map(async (shard) => {
         const found = await mods.rank.search(mods.lunr, mods.analyzer, shard.index, text, { prefix, pages });
-        const refs = found.pages.slice(0, mods.rank.REFINED_PAGES).flatMap((page) => page.passages.slice(0, perPage).map((p) => p.ref));
+        const refs = mods.rank.refinedRefs(found.pages, perPage);
         const chunks = await Promise.all(refs.map((ref) => chunkOf(shard, ref)));
         const texts = new Map(refs.map((ref, i) => [ref, [chunks[i].heading, chunks[i].text]]));
         return { pages: mods.rank.refine(mods.analyzer, found.pages, words, texts, text, { prefix, perPage }), fuzzy: found.fuzzy, total: found.total };

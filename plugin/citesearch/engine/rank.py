@@ -26,7 +26,7 @@ title or headings hold every word): coverage over many words counts common
 words as much as rare ones.
 
 The first screen (``refine``) is then re-ordered with what the texts of its
-shown passages say: ``sentence`` (the query words one sentence holds),
+first passages say (``refined_refs``): ``sentence`` (the query words one sentence holds),
 ``forms`` (words found as the reader typed them, not only by stem),
 ``sentence_forms`` (the most of them one sentence holds as typed), ``whole``
 (a CJK word as a whole run of the text, not inside a longer one) and, for
@@ -348,8 +348,28 @@ def rank(words: Sequence[Word], rows: Sequence[list], scores: Scores, *,
 # --- Second stage: the first screen of pages, by what their shown passages say.
 
 # Pages re-ordered by sentence evidence: the first screen, whose shown
-# passages' texts are loaded for their quotes anyway (no extra file).
+# passages' texts are loaded for their quotes anyway.
 REFINED_PAGES = 10
+# Passages read on each of the first ``WIDE_PAGES`` of those pages to choose
+# the shown ones: the first stage orders a page's passages without their
+# texts (heading words, then lunr's score), and the passage whose one
+# sentence says the query is often a page's 4th or 5th.  Only the first
+# pages, so the first screen fetches 6 texts more, not 20 (cold bytes:
+# bench/RESULTS-cold.md).  Chosen on the even-numbered judged queries
+# (bench/RESULTS-quality.md): 5 passages among 3 / 5 / 8 / 20 (round 8), 3
+# pages among 1 / 3 / 5 / 10 (round 9: 3, 5 and 10 score alike, 1 less).
+REFINED_PASSAGES = 5
+WIDE_PAGES = 3
+
+
+def read_per_page(n: int, per_page: int) -> int:
+    """How many passages of the ``n``-th page (from 0) ``refine`` reads."""
+    return max(per_page, REFINED_PASSAGES) if n < WIDE_PAGES else per_page
+
+
+def refined_refs(pages: Sequence[Ranked], per_page: int) -> list[int]:
+    """The refs whose ``(heading path, text)`` ``refine`` reads."""
+    return [p.ref for n, page in enumerate(pages[:REFINED_PAGES]) for p in page.passages[:read_per_page(n, per_page)]]
 
 
 def _words_in(words: Sequence[Word], text: str) -> int:
@@ -360,8 +380,8 @@ def _words_in(words: Sequence[Word], text: str) -> int:
 
 def sentence_words(words: Sequence[Word], heading: Sequence[str], text: str, query_text: str, prefix: bool) -> int:
     """Proximity at its finest: the most query words one sentence of the
-    passage holds (the sentence ``quote`` would cite; its heading path counts
-    as one), by their own term or a prefix."""
+    passage holds (the sentence ``quote`` would cite; ``heading``, a heading
+    path or none, counts as one), by their own term or a prefix."""
     found = quote.quote(text, query_text, prefix=prefix)
     in_heading = _words_in(words, " ".join(heading))
     return max(in_heading, _words_in(words, found.sentence)) if found else in_heading
@@ -496,30 +516,48 @@ def refine(pages: list[Ranked], words: Sequence[Word], texts: dict[int, tuple], 
            prefix: bool = True, per_page: int) -> list[Ranked]:
     """The first ``REFINED_PAGES`` pages re-ordered with ``sentence``,
     ``forms``, ``sentence_forms``, ``title``, ``fit`` and ``whole``
-    (``REFINED_PAGE_CRITERIA``), from the ``(heading
-    path, text)`` of each page's first ``per_page`` passages, which are
-    re-ordered by them too; a page takes the best value of its shown passages.
+    (``REFINED_PAGE_CRITERIA``), from the ``(heading path, text)`` of each
+    page's first passages (``refined_refs``: ``REFINED_PASSAGES`` on the first
+    ``WIDE_PAGES`` pages, ``per_page``, the passages shown, on the others),
+    which are re-ordered by them too.  A passage's ``sentence`` and
+    ``sentence_forms`` count its heading path as a sentence only under the
+    heading of that path the query fits best; a page takes the
+    best value of its passages, any of its headings counting as a sentence.
     Later pages keep their order, with 0 for these criteria (not looked at)."""
     forms = typed_forms(query_text, prefix)
     # In the order that ranked the pages for this query (a long query's evidence first).
     page_criteria_refined = _placed(page_criteria(words), _REFINED_AFTER)
     refined = []
-    for page in pages[:REFINED_PAGES]:
+    for n, page in enumerate(pages[:REFINED_PAGES]):
+        read = read_per_page(n, per_page)
         shown, measured = [], []
-        for p in page.passages[:per_page]:
+        for p in page.passages[:read]:
             heading, text = texts[p.ref]
-            values = {"sentence": sentence_words(words, heading, text, query_text, prefix),
+            section, fit = covered(words, heading[-1:]), covered(words, heading)
+            # The heading path is a sentence only of the passages under the
+            # heading the query fits best on that path (``section`` is
+            # ``fit``): a query naming a section lands there, one naming the
+            # page title on its opening passages, not on a sub-section whose
+            # heading repeats the title's words.  For `path parameters` the
+            # passages of "Path Parameters › Path parameters containing paths"
+            # must say the words in their own text, like any other.
+            named = heading if 0 < section >= fit else ()
+            values = {"sentence": sentence_words(words, named, text, query_text, prefix),
                       "forms": forms_in(forms, " ".join((*heading, text))),
-                      "sentence_forms": sentence_forms(forms, heading, text),
+                      "sentence_forms": sentence_forms(forms, named, text),
                       "whole": forms_in(forms, " ".join((*heading, text)), whole=True),
                       "title": int(_words_in(words, heading[0]) == len(words)) if heading else 0,
-                      "fit": covered(words, heading),
-                      "section": covered(words, heading[-1:])}
-            measured.append(values)
+                      "fit": fit,
+                      "section": section}
+            measured.append((values, heading))
             shown.append(_with(p, values, REFINED_PASSAGE_CRITERIA))
         shown.sort(key=lambda p: p.key)
-        best = {name: max(values[name] for values in measured) for name in REFINED}
-        page = Ranked(page.ref, page.criteria, page.key, (*shown, *page.passages[per_page:]))
+        best = {name: max(values[name] for values, _ in measured) for name in REFINED}
+        # For the page, its title and headings are one of its sentences (a heading query's page).
+        for _, heading in measured:
+            best["sentence"] = max(best["sentence"], _words_in(words, " ".join(heading)))
+            best["sentence_forms"] = max(best["sentence_forms"], forms_in(forms, " ".join(heading)) if heading else 0)
+        page = Ranked(page.ref, page.criteria, page.key, (*shown, *page.passages[read:]))
         refined.append(_with(page, best, page_criteria_refined))
     refined.sort(key=lambda p: p.key)
     later = [_with(page, dict.fromkeys(REFINED, 0), page_criteria_refined) for page in pages[REFINED_PAGES:]]

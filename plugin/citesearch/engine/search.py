@@ -117,8 +117,7 @@ class SiteSearch:
                 found = rank.search(shard.index, text, prefix=prefix, pages=shown_pages)
                 fuzzy = fuzzy or found.fuzzy
                 total += len(found.pages)
-                texts = {p.ref: _heading_and_text(shard, p.ref) for page in found.pages[:rank.REFINED_PAGES]
-                         for p in page.passages[:per_page]}
+                texts = {ref: _heading_and_text(shard, ref) for ref in rank.refined_refs(found.pages, per_page)}
                 refined = rank.refine(found.pages[:shown_pages], query.words(text, prefix=prefix), texts, text,
                                       prefix=prefix, per_page=per_page)
                 ranked.append([(page.key[:-1], order, page.ref, shard, page) for page in refined])
