@@ -15,7 +15,6 @@ import ctypes.util
 import errno
 import os
 import pickle
-import shutil
 import signal
 import tempfile
 from pathlib import Path, PurePosixPath
@@ -23,6 +22,7 @@ from typing import Callable, Iterator, Mapping, MutableMapping
 
 from ..errors import CitesearchError, ContentError, UsageError
 from .output_folder import MARKER_NAME, check_output_folder_replaceable, marker_text
+from .remove_tree import remove_tree
 from .source_files import copy_regular, shown_name
 from ..waiting import lock_exclusive
 
@@ -102,7 +102,7 @@ class StagedSite(MutableMapping[str, "bytes | Path"]):
                     os.waitpid(pid, 0)
             self._children = []
             if self._tmp is not None:
-                shutil.rmtree(self._tmp, ignore_errors=True)
+                remove_tree(self._tmp)
                 self._tmp = None
         finally:
             self._held.close()
@@ -292,9 +292,9 @@ def _remove_leftovers(out: Path) -> None:
     if not out.parent.is_dir():
         return
     for stale in out.parent.glob(f".{out.name}.tmp-*"):
-        shutil.rmtree(stale, ignore_errors=True)
+        remove_tree(stale)
     for stale in out.parent.glob(f".{out.name}.old-*"):
         if not out.exists():
             os.rename(stale, out)  # killed between the two fallback renames: restore
         else:
-            shutil.rmtree(stale, ignore_errors=True)
+            remove_tree(stale)
