@@ -219,18 +219,19 @@ def test_a_template_error_in_the_rendering_process_is_the_same_content_error(tmp
 
 def test_a_disk_failing_under_the_rendering_process_is_one_message_and_no_site(tmp_path: Path, render_in_child, monkeypatch):
     import errno
-    import pathlib
+    import os
 
     from citesearch import UsageError
+    from citesearch.pipeline import write as write_module
 
-    real_write = pathlib.Path.write_bytes
+    real_write = write_module._write_file  # how StagedSite writes a file's bytes
 
-    def write_bytes(self, data):
-        if self.name == "404.html":
+    def write_file(path, data):
+        if os.path.basename(path) == "404.html":
             raise OSError(errno.ENOSPC, "No space left on device")
-        return real_write(self, data)
+        return real_write(path, data)
 
-    monkeypatch.setattr(pathlib.Path, "write_bytes", write_bytes)
+    monkeypatch.setattr(write_module, "_write_file", write_file)
     with pytest.raises(UsageError, match="cannot write the site to .*site: No space left on device; nothing was replaced"):
         build(BASIC_SITE, tmp_path / "site", no_cache=True)
     assert render_in_child
