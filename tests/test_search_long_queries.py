@@ -133,13 +133,16 @@ def test_a_long_query_prefers_the_page_whose_words_meet_in_one_passage_over_a_sl
     words = query.words("alpha bravo cobalt delta magnet fjord", prefix=False)  # no two one edit apart
     assert len(words) > rank.LONG_QUERY_WORDS
     # Page 0 (refs 0-2) holds the six words two by two; page 3 holds them all in one passage, with a page
-    # BM25 a little lower.  Passage evidence: 3.0 + ½ × 1.0 (two words' page BM25) = 3.5 < 2.9 + ½ × 2.9 = 4.35.
+    # BM25 a little lower.  Passage evidence: 3.0 + ½ × 1.0 (two words' page BM25) = 3.5 < 2.9 + ½ × 2.9 = 4.35;
+    # coverage (each word's reach 0.5): a third of the query against all of it, × (1 + coverage).
     terms = [w.terms[0] for w in words]
     rows = [_row(t, {i // 2: 1.0, 3: 1.0}, {0: 0.5, 3: 2.9 / 6}) for i, t in enumerate(terms)]
     ranked = rank.rank(words, rows, {})
     assert [p.ref for p in ranked] == [3, 0]
-    coord = [(p.explain()["evidence_coord"], p.explain()["evidence"], p.explain()["proximity"]) for p in ranked]
-    assert coord == [(pytest.approx(4.35), pytest.approx(2.9), 6), (pytest.approx(3.5), pytest.approx(3.0), 2)]
+    coord = [(p.explain()["evidence_coord"], p.explain()["coverage"], p.explain()["evidence"], p.explain()["proximity"])
+             for p in ranked]
+    assert coord == [(pytest.approx(8.7), 1.0, pytest.approx(2.9), 6),
+                     (pytest.approx(3.5 * 4 / 3), pytest.approx(1 / 3), pytest.approx(3.0), 2)]
     # A short query keeps the criteria it had: no passage coordination, page BM25 last.
     short = query.words("alpha bravo cobalt", prefix=False)
     assert [c.name for c in rank.page_criteria(short)] == [c.name for c in rank.PAGE_CRITERIA]
@@ -151,9 +154,28 @@ def test_passage_evidence_weighs_the_words_a_passage_holds_by_their_page_bm25_no
     terms = [w.terms[0] for w in words]
     # Page 0's passage 0 holds four common words (0.25 each), passage 1 the two rare ones (1.5 each); page 3
     # (rare words 1.6 each: page BM25 4.2 > 4.0) holds the common words in passage 3 and the rare ones apart.
-    # Counting words (four in one passage on both) page 3 wins; by their weight page 0: 4 + ½ × 3 > 4.2 + ½ × 1.6.
+    # Counting words (four in one passage on both) page 3 wins; by their weight page 0: 4 + ½ × 3 > 4.2 + ½ × 1.6,
+    # and by their reach (0.25 and 1.6 a word): page 0's passage 1 holds 3.2 of 4.2, page 3's best 1.6.
     body = [{0: 1.0, 3: 1.0}] * 4 + [{1: 1.0, 4: 1.0}, {1: 1.0, 5: 1.0}]
     pages = [{0: 0.25, 3: 0.25}] * 4 + [{0: 1.5, 3: 1.6}] * 2
     ranked = rank.rank(words, [_row(t, b, w) for t, b, w in zip(terms, body, pages)], {})
     assert [(p.ref, p.explain()["proximity"]) for p in ranked] == [(0, 4), (3, 4)]
-    assert [p.explain()["evidence_coord"] for p in ranked] == [pytest.approx(5.5), pytest.approx(5.0)]
+    assert [p.explain()["coverage"] for p in ranked] == [pytest.approx(3.2 / 4.2), pytest.approx(1.6 / 4.2)]
+    assert [p.explain()["evidence_coord"] for p in ranked] == [pytest.approx(5.5 * (1 + 3.2 / 4.2)),
+                                                              pytest.approx(5.0 * (1 + 1.6 / 4.2))]
+
+
+def test_coverage_counts_the_rare_words_of_the_query_that_a_page_weighs_lightly():
+    words = query.words("alpha bravo cobalt delta magnet fjord", prefix=False)
+    terms = [w.terms[0] for w in words]
+    # alpha and bravo are rare (page 6, about them, weighs each 2.0: their reach), the other four common (0.5).
+    # Page 0 holds alpha and bravo in passage 0, lightly weighed (0.7 each), the common words in passage 1;
+    # page 3 weighs the common words more (0.5 each, passage 3) and holds alpha alone (passage 4).
+    # Round 8's rule: page 3, 2.7 + ½ × 2.0 = 3.7 > page 0, 2.6 + ½ × 1.4 = 3.3.  Page 0's passage holds
+    # two thirds of the query's reach (4.0 of 6.0), page 3's best a third: 3.3 × 5/3 = 5.5 > 3.7 × 4/3.
+    rare = [({0: 1.0, 4: 1.0, 6: 1.0}, {0: 0.7, 3: 0.7, 6: 2.0}), ({0: 1.0, 6: 1.0}, {0: 0.7, 6: 2.0})]
+    common = [({1: 1.0, 3: 1.0}, {0: 0.3, 3: 0.5})] * 4
+    ranked = rank.rank(words, [_row(t, b, w) for t, (b, w) in zip(terms, rare + common)], {})
+    assert [p.ref for p in ranked] == [6, 0, 3]
+    facts = [(p.explain()["evidence_coord"], p.explain()["coverage"]) for p in ranked[1:]]
+    assert facts == [(pytest.approx(5.5), pytest.approx(2 / 3)), (pytest.approx(3.7 * 4 / 3), pytest.approx(1 / 3))]

@@ -50,13 +50,17 @@ export const LONG_QUERY_WORDS = 5;
 const WHOLE_HEADING = { name: "whole_heading", value: (p) => (p.heading === p.kinds.length ? 1 : 0), higherFirst: true };
 
 // ... then page BM25 plus half the page BM25 of the words its best passage
-// holds together: passage-level evidence (rank.py `EVIDENCE_COORD`).
+// holds together (passage-level evidence), times 1 + the share of the
+// query's reach that passage holds (rank.py `EVIDENCE_COORD`, `coverage`).
 const PASSAGE_EVIDENCE_WEIGHT = 0.5;
-const EVIDENCE_COORD = { name: "evidence_coord", value: (p) => p.evidence + PASSAGE_EVIDENCE_WEIGHT * p.passageEvidence, higherFirst: true };
+const COVERAGE_WEIGHT = 1;
+const EVIDENCE_COORD = { name: "evidence_coord",
+  value: (p) => (p.evidence + PASSAGE_EVIDENCE_WEIGHT * p.passageEvidence) * (1 + COVERAGE_WEIGHT * p.coverage), higherFirst: true };
+const COVERAGE = { name: "coverage", value: (p) => p.coverage, higherFirst: true };
 
 export function pageCriteria(words) {
   if (words.length <= LONG_QUERY_WORDS) return PAGE_CRITERIA;
-  return [WHOLE_HEADING, EVIDENCE_COORD, ...PAGE_CRITERIA];
+  return [WHOLE_HEADING, EVIDENCE_COORD, COVERAGE, ...PAGE_CRITERIA];
 }
 
 function ranked(criteria, facts, ref, passages = []) {
@@ -230,6 +234,30 @@ function wordEvidence(words, weights) {
   return words.map((word, i) => evidence([word], [weights[i]]));
 }
 
+// The most each query word adds to a page's BM25, from [term, largest page
+// weight] of every term the query reads (rank.py `word_reach`).
+function wordReach(words, largest) {
+  const exact = words.map(() => 0);
+  const other = words.map(() => 0);
+  for (const [term, weight] of largest) {
+    words.forEach((word, i) => {
+      const kind = matchKind(word, term);
+      if (kind === EXACT) exact[i] += weight;
+      else if (kind !== null) other[i] = Math.max(other[i], weight * PREFIX_BOOST);
+    });
+  }
+  return words.map((_, i) => Math.max(exact[i], other[i]));
+}
+
+// [term, largest page weight] of whole rows (rank.py `largest_page_weights`).
+function largestPageWeights(rows) {
+  return rows.map((row) => {
+    let largest = 0;
+    for (let j = 1; j < row[5].length; j += 2) largest = Math.max(largest, row[5][j]);
+    return [row[0], largest];
+  });
+}
+
 // Pages best first, each {ref, criteria: [[name, value]], key, passages}.
 // `scores`: lunr's score of each passage (a Map), or a function giving them
 // for a list of refs (rank.py `rank`). No page criterion reads a score, so
@@ -245,11 +273,16 @@ export function rank(words, rows, scores, { scoredPages = Infinity } = {}) {
 // [{ref, slot}]}, with the evidence their passages are ranked by (`found`):
 // no passage listed yet, so the first screen (`firstScreen`) can order every
 // page, keystroke after keystroke, and list the passages of its own pages only.
-function pageOrder(words, rows) {
+// `reach`: wordReach of the whole rows, given when `rows` hold a part of some
+// postings (the first screen); else read from them.
+function pageOrder(words, rows, reach = null) {
   const found = collect(words, rows);
   const { starts, pageWeights } = found;
   const criteria = pageCriteria(words);
   const long = criteria.includes(EVIDENCE_COORD);
+  if (long && reach === null) reach = wordReach(words, largestPageWeights(rows));
+  let reachTotal = 0.0; // summed in word order, as each passage's share is (rank.py `coverage`)
+  if (long) for (const value of reach) reachTotal += value;
   // Each page's passages and what the page criteria read of them, built
   // passage by passage without keeping the passages' facts.
   const byPage = new Map();
@@ -265,24 +298,30 @@ function pageOrder(words, rows) {
     if (facts === undefined) {
       // perWord: only evidence_coord (long queries) reads what it gives.
       facts = { members: [], kinds: words.map(() => null), headingWords: words.map(() => false), proximity: 0, headline: -Infinity,
-        perWord: long ? wordEvidence(words, pageWeights.get(page)) : null, passageEvidence: 0.0 };
+        perWord: long ? wordEvidence(words, pageWeights.get(page)) : null, passageEvidence: 0.0, reached: 0.0 };
       byPage.set(page, facts);
     }
     facts.members.push({ ref, slot });
     let carried = 0.0; // the page BM25 of the words this passage holds (rank.py `passage_evidence`)
+    let reached = 0.0; // their reach (rank.py `coverage`)
     for (let i = 0; i < words.length; i++) {
       const kind = kindIn(found, words, slot, i);
       if (kind !== null && (facts.kinds[i] === null || kind < facts.kinds[i])) facts.kinds[i] = kind;
       if (headingHolds(found, words, slot, i, kind)) facts.headingWords[i] = true;
-      if (kind !== null && long) carried += facts.perWord[i];
+      if (kind !== null && long) {
+        carried += facts.perWord[i];
+        reached += reach[i];
+      }
     }
     facts.passageEvidence = Math.max(facts.passageEvidence, carried);
+    facts.reached = Math.max(facts.reached, reached);
     facts.proximity = Math.max(facts.proximity, held);
     facts.headline = Math.max(facts.headline, headlineOf(found, words, slot));
   }
   const pages = [];
-  for (const [page, { members, kinds, headingWords, proximity, headline, passageEvidence }] of byPage) {
-    const facts = { kinds, proximity, heading: headingWords.filter(Boolean).length, headline, evidence: evidence(words, pageWeights.get(page)), passageEvidence };
+  for (const [page, { members, kinds, headingWords, proximity, headline, passageEvidence, reached }] of byPage) {
+    const facts = { kinds, proximity, heading: headingWords.filter(Boolean).length, headline, evidence: evidence(words, pageWeights.get(page)), passageEvidence,
+      coverage: reachTotal ? reached / reachTotal : 0.0 };
     pages.push({ page: ranked(criteria, facts, page), members });
   }
   return { found, sorted: sortedByKey(pages, (p) => p.page.key) };
@@ -533,8 +572,9 @@ function bestValues(criteria, known, words, unknown, extra) {
     headline: value("headline"),
     evidence: (value("evidence") + extra) * (1 + 1e-9) + 1e-12,
   };
-  // A passage's words carry at most the page's BM25 (rank.py `_best_values`).
-  bounds.evidence_coord = bounds.evidence * (1 + PASSAGE_EVIDENCE_WEIGHT);
+  // A passage's words carry at most the page's BM25 and the query's reach (rank.py `_best_values`).
+  bounds.coverage = 1.0;
+  bounds.evidence_coord = bounds.evidence * (1 + PASSAGE_EVIDENCE_WEIGHT) * (1 + COVERAGE_WEIGHT);
   return criteria.map((c) => (c.name in bounds ? bounds[c.name] : c.higherFirst ? Infinity : -Infinity));
 }
 
@@ -567,22 +607,14 @@ async function firstScreen(lunr, analyzer, index, text, items, { prefix, pages }
     const kind = matchKind(w, t.row[0]);
     return kind === null ? [] : [[i, kind]];
   }));
-  const exact = words.map(() => 0);
-  const other = words.map(() => 0);
-  terms.forEach((t, n) => {
-    for (const [i, kind] of matching[n]) {
-      if (kind === EXACT) exact[i] += t.largest;
-      else other[i] = Math.max(other[i], t.largest * PREFIX_BOOST);
-    }
-  });
-  const reach = words.map((_, i) => Math.max(exact[i], other[i]));
+  const reach = wordReach(words, terms.map((t) => [t.row[0], t.largest])); // a split row's largest is in its header
   const extra = (unknown) => [...unknown].reduce((sum, i) => sum + reach[i], 0);
   const wanted = Math.max(pages, 1);
   let rows, known, order, partial, fuzzy;
   for (;;) {
     rows = terms.map((t) => t.row);
     const open = terms.map((t, n) => [t, matching[n]]).filter(([t]) => !t.whole());
-    order = pageOrder(words, rows);
+    order = pageOrder(words, rows, reach);
     partial = order.sorted.map(({ page }) => page);
     known = [];
     let hopes = [];

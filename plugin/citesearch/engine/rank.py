@@ -21,9 +21,10 @@ last resort is the smaller ref: the earlier page, the earlier passage.
 
 A query of more than ``LONG_QUERY_WORDS`` distinct words (a claim, a
 question) compares ``evidence_coord``, the page BM25 plus half the page BM25
-its best passage's words carry, first (after ``whole_heading``: a page whose
-title or headings hold every word): coverage over many words counts common
-words as much as rare ones.
+its best passage's words carry, raised by the share of the query's words
+(each weighed by the most it adds to any page's BM25) that passage holds,
+first (after ``whole_heading``: a page whose title or headings hold every
+word): coverage over many words counts common words as much as rare ones.
 
 The first screen (``refine``) is then re-ordered with what the texts of its
 first passages say (``refined_refs``): ``sentence`` (the query words one sentence holds),
@@ -46,7 +47,7 @@ from typing import Callable, Mapping, Sequence
 
 from . import analyzer, query, quote
 from .query import PREFIX_BOOST, Word
-from .shards import ShardedIndex, Term, assemble, within_one_edit
+from .shards import ShardedIndex, assemble, within_one_edit
 
 EXACT, PREFIX, TYPO = 0, 1, 2
 
@@ -146,19 +147,38 @@ WHOLE_HEADING = Criterion("whole_heading", lambda p: int(p["heading"] == len(p["
 # than one where they are scattered; taken in the page's own BM25 weights it
 # is a coordination weighted by rarity (Lucene's coord counts "the" as much
 # as a rare word: round 7's ``proximity / words`` did).  A page of one
-# passage gets 1.5 × its BM25, so it ranks by page BM25 alone.  Bounded by
-# 1.5 × ``evidence``.  The weight (½) was chosen on the SciFact claims with
-# even ids only, among ¼ / ½ / 1 / 2 / 4, beside round 7's rule; the odd ids
-# are held out (bench/RESULTS-beir.md, round 8).
+# passage gets 1.5 × its BM25.  The weight (½) was chosen on the SciFact
+# claims with even ids only, among ¼ / ½ / 1 / 2 / 4, beside round 7's rule;
+# the odd ids are held out (bench/RESULTS-beir.md, round 8).
 PASSAGE_EVIDENCE_WEIGHT = 0.5
-EVIDENCE_COORD = Criterion("evidence_coord", lambda p: p["evidence"] + PASSAGE_EVIDENCE_WEIGHT * p["passage_evidence"])
+# ... times (1 + ``coverage``): the share of the query that the page's best
+# passage holds, each query word weighed by its ``reach``, the most it adds
+# to any page's BM25 (its terms' largest page weights: a term's "max score"
+# in WAND / MaxScore), so "the" counts for little and a rare word for much.
+# ``passage_evidence`` says how much of *this page's* BM25 one passage
+# carries, ``coverage`` how much of *the query* it holds: a passage holding
+# the claim's rare words that this page happens to weigh lightly still
+# counts.  An idf-weighted share scored a little higher on the even ids
+# (0.698 against 0.695: a claim or two) but needs each term's page
+# frequency, which a split row does not carry, and a logarithm Python and
+# JavaScript need not round alike; the reach is in every row (a split row's
+# header) and is a sum of thousandths.  A page of one passage gets its page
+# BM25 × 1.5 × (1 + the share of the query it holds).  Bounded by 1.5 × 2 ×
+# ``evidence`` (a share is at most 1).  The weight (1) was chosen on the
+# SciFact claims with even ids only, among ½ / 1 / 2, beside other rules;
+# the odd ids are held out (bench/RESULTS-beir.md, round 9).
+COVERAGE_WEIGHT = 1.0
+EVIDENCE_COORD = Criterion("evidence_coord", lambda p: (p["evidence"] + PASSAGE_EVIDENCE_WEIGHT * p["passage_evidence"])
+                           * (1 + COVERAGE_WEIGHT * p["coverage"]))
+# Shown beside it (``--explain``), and breaks its rare ties.
+COVERAGE = Criterion("coverage", lambda p: p["coverage"])
 
 
 def page_criteria(words: Sequence[Word]) -> tuple[Criterion, ...]:
     """PAGE_CRITERIA in the order that ranks pages for this query."""
     if len(words) <= LONG_QUERY_WORDS:
         return PAGE_CRITERIA
-    return (WHOLE_HEADING, EVIDENCE_COORD, *PAGE_CRITERIA)
+    return (WHOLE_HEADING, EVIDENCE_COORD, COVERAGE, *PAGE_CRITERIA)
 
 
 def _key(criteria: Sequence[Criterion], values: Sequence[float], ref: int) -> tuple:
@@ -247,7 +267,7 @@ def word_evidence(words: Sequence[Word], weights: dict[int, list]) -> list[float
 
 
 def passage_evidence(per_word: Sequence[float], members: Sequence[dict]) -> float:
-    """The most page BM25 (``per_word``) that the words one passage holds carry."""
+    """The most ``per_word`` (page BM25, or ``reach``) that the words one passage holds carry."""
     best = 0.0
     for member in members:
         total = 0.0
@@ -256,6 +276,37 @@ def passage_evidence(per_word: Sequence[float], members: Sequence[dict]) -> floa
                 total += per_word[i]
         best = max(best, total)
     return best
+
+
+def coverage(reach: Sequence[float], members: Sequence[dict]) -> float:
+    """The largest share of the query's ``reach`` that the words one passage
+    holds carry: at most 1 (the same sum over fewer non-negative terms)."""
+    total = 0.0
+    for value in reach:
+        total += value
+    return passage_evidence(reach, members) / total if total else 0.0
+
+
+def word_reach(words: Sequence[Word], largest: Sequence[tuple[str, float]]) -> list[float]:
+    """The most each query word adds to a page's BM25 (``evidence``), from
+    ``(term, largest page weight)`` of every term the query reads: its own
+    terms' largest summed, else its best prefix or typo neighbour's, weighed
+    ``PREFIX_BOOST``."""
+    exact = [0.0] * len(words)
+    other = [0.0] * len(words)
+    for term, weight in largest:
+        for i, word in enumerate(words):
+            kind = match_kind(word, term)
+            if kind == EXACT:
+                exact[i] += weight
+            elif kind is not None:
+                other[i] = max(other[i], weight * PREFIX_BOOST)
+    return [max(a, b) for a, b in zip(exact, other)]
+
+
+def largest_page_weights(rows: Sequence[list]) -> list[tuple[str, float]]:
+    """``(term, largest page weight)`` of whole rows."""
+    return [(row[0], max(row[5][1::2], default=0.0)) for row in rows]
 
 
 def _passage_facts(sizes: list[int], passage: tuple) -> dict | None:
@@ -284,7 +335,7 @@ Scores = Mapping[int, float] | Callable[[list[int]], Mapping[int, float]]
 
 
 def rank(words: Sequence[Word], rows: Sequence[list], scores: Scores, *,
-         scored_pages: int | None = None) -> list[Ranked]:
+         scored_pages: int | None = None, reach: Sequence[float] | None = None) -> list[Ranked]:
     """Pages best first, each with its passages best first.
 
     ``scores``: lunr's score of each passage, or a function giving them for
@@ -293,12 +344,15 @@ def rank(words: Sequence[Word], rows: Sequence[list], scores: Scores, *,
     first ``scored_pages`` pages, and later pages list their passages in ref
     order without criteria: the results a reader is shown are the same, and
     a long query over a large site is not slowed by ranking passages no one
-    sees.
+    sees.  ``reach``: ``word_reach`` of the whole rows, given when ``rows``
+    hold a part of some postings (the first screen); else read from them.
     """
     passages, starts, page_weights = collect(words, rows)
     sizes = [len(w.terms) for w in words]
     ordered = page_criteria(words)
     long_query = EVIDENCE_COORD in ordered
+    if long_query and reach is None:
+        reach = word_reach(words, largest_page_weights(rows))
     by_page: dict[int, list] = {}
     for ref in sorted(passages):
         facts = _passage_facts(sizes, passages[ref])
@@ -321,8 +375,10 @@ def rank(words: Sequence[Word], rows: Sequence[list], scores: Scores, *,
             headline = max(headline, member["headline"])
         facts = {"kinds": kinds, "proximity": proximity, "heading": len(heading), "headline": headline,
                  "evidence": evidence(words, page_weights[page])}
-        if long_query:  # only evidence_coord reads it
-            facts["passage_evidence"] = passage_evidence(word_evidence(words, page_weights[page]), [m for _, m in members])
+        if long_query:  # only evidence_coord reads them
+            held = [m for _, m in members]
+            facts["passage_evidence"] = passage_evidence(word_evidence(words, page_weights[page]), held)
+            facts["coverage"] = coverage(reach, held)
         values = [c.value(facts) for c in ordered]
         pages.append((_key(ordered, values, page), values, members))
     pages.sort(key=lambda p: p[0])
@@ -643,24 +699,12 @@ def _best_values(criteria: Sequence[Criterion], known: Mapping[str, float], word
         # Above any sum in any order of the float additions.
         "evidence": (value("evidence") + extra) * (1 + 1e-9) + 1e-12,
     }
-    # A passage's words carry at most the page's BM25 (a part of the same
-    # non-negative sum, in the same order: rounding keeps it no larger).
-    bounds["evidence_coord"] = bounds["evidence"] * (1 + PASSAGE_EVIDENCE_WEIGHT)
+    # A passage's words carry at most the page's BM25, and at most the whole
+    # query's reach (a part of the same non-negative sum, in the same order:
+    # rounding keeps it no larger), so coverage is at most 1.
+    bounds["coverage"] = 1.0
+    bounds["evidence_coord"] = bounds["evidence"] * (1 + PASSAGE_EVIDENCE_WEIGHT) * (1 + COVERAGE_WEIGHT)
     return [bounds.get(c.name, float("inf") if c.higher_first else float("-inf")) for c in criteria]
-
-
-def _reach(words: Sequence[Word], terms: Sequence[Term], matching: Sequence[list]) -> list[float]:
-    """The most a query word adds to a page's BM25 (``evidence``), from the
-    largest page weight of each term it matches."""
-    exact = [0.0] * len(words)
-    other = [0.0] * len(words)
-    for term, kinds in zip(terms, matching):
-        for i, kind in kinds:
-            if kind == EXACT:
-                exact[i] += term.largest
-            else:
-                other[i] = max(other[i], term.largest * PREFIX_BOOST)
-    return [max(a, b) for a, b in zip(exact, other)]
 
 
 def _typo_only(words: Sequence[Word], partial: Sequence[Ranked], open_terms: Sequence[tuple]) -> bool | None:
@@ -703,12 +747,12 @@ def first_screen(sharded: ShardedIndex, text: str, *, prefix: bool = True, pages
     words = query.words(text, prefix=prefix)
     criteria = page_criteria(words)
     matching = [[(i, k) for i, w in enumerate(words) if (k := match_kind(w, t.row[0])) is not None] for t in terms]
-    reach = _reach(words, terms, matching)
+    reach = word_reach(words, [(t.row[0], t.largest) for t in terms])  # a split row's largest is in its header
     wanted = max(pages, 1)
     while True:
         rows = [t.row for t in terms]
         open_terms = [(t, m) for t, m in zip(terms, matching) if not t.whole()]
-        partial = rank(words, rows, {}, scored_pages=0)
+        partial = rank(words, rows, {}, scored_pages=0, reach=reach)
         known, hopes = [], []
         for page in partial:
             unknown = {i for t, m in open_terms if t.block_of(page.ref) is not None for i, _ in m}
@@ -743,5 +787,5 @@ def first_screen(sharded: ShardedIndex, text: str, *, prefix: bool = True, pages
         found = query.run_on(part, rows, len(sharded.fields), text, prefix=prefix)
         return {int(hit.ref): hit.score for hit in found.hits}
 
-    ranked = rank(words, _only(rows, refs), scores, scored_pages=pages)
+    ranked = rank(words, _only(rows, refs), scores, scored_pages=pages, reach=reach)
     return Found(ranked, bool(fuzzy), len(partial))
