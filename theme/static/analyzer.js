@@ -13,8 +13,9 @@
 //    code points is no word: neither indexed nor searched (a token or blob
 //    would only feed lunr's quadratic fuzzy matching).
 //
-// `lunr` must carry lunr.stemmerSupport and lunr.ru (the vendored
-// lunr.stemmer.support.js and lunr.ru.js loaded after lunr.js).
+// `lunr` must carry lunr.stemmer; Russian words need lunr.stemmerSupport and
+// lunr.ru too (the vendored lunr.stemmer.support.js and lunr.ru.js loaded
+// after lunr.js), see createAnalyzer.
 
 import { MAX_WORD_LENGTH } from "./contract.js";
 
@@ -180,20 +181,24 @@ function rawPieces(text) {
 }
 
 // lunr.ru (and lunr.stemmer.support.js) may load after the analyzer is made:
-// the widget loads them only for a site or a query with Russian words.
+// the widget loads them only for a query with a Russian word. Until then a
+// Russian word of a text is left unstemmed (`stemsRussian()` is false): a term
+// is of one script, so no term of a query without Cyrillic can be Cyrillic,
+// stemmed or not. Whoever keeps analyses must drop them once it turns true.
 export function createAnalyzer(lunr) {
   if (!lunr || !lunr.stemmer) throw new Error("createAnalyzer needs lunr");
   const stemWith = (fn) => cached((word) => fn(new lunr.Token(word)).toString() || word);
   const stemEnglish = stemWith(lunr.stemmer);
   let stemRussian = null;
 
+  function stemsRussian() {
+    if (stemRussian === null && lunr.ru && lunr.ru.stemmer) stemRussian = stemWith(lunr.ru.stemmer);
+    return stemRussian !== null;
+  }
+
   function stem(piece, kind) {
     if (kind !== "cyrillic") return stemEnglish(piece);
-    if (stemRussian === null) {
-      if (!lunr.ru || !lunr.ru.stemmer) throw new Error("a Russian word needs lunr.stemmer.support.js and lunr.ru.js loaded");
-      stemRussian = stemWith(lunr.ru.stemmer);
-    }
-    return stemRussian(piece);
+    return stemsRussian() ? stemRussian(piece) : piece;
   }
 
   function normalize(text) {
@@ -237,5 +242,5 @@ export function createAnalyzer(lunr) {
     return words(text).flatMap((w) => w.terms);
   }
 
-  return { name: NAME, version: VERSION, analyze, words, pieces, normalize, stem };
+  return { name: NAME, version: VERSION, analyze, words, pieces, normalize, stem, stemsRussian };
 }

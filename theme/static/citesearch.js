@@ -408,7 +408,7 @@ async function land({ scroll = false } = {}) {
     if (!new URL(location.href).searchParams.has(HIGHLIGHT_PARAM) && !root.dataset.citesearchLanded) return;
     const { highlightLanding, landingTarget } = await import(siblingUrl("widget-landing.js", import.meta.url));
     let revealed = null; // a word the page hid in a closed note or another tab
-    const blocks = await highlightLanding(root, location.href, engine.modules, (word) => { revealed = word; });
+    const blocks = await highlightLanding(root, location.href, engine.modulesFor, (word) => { revealed = word; });
     const target = revealed || (scroll && blocks ? document.getElementById(landingTarget(location.href).anchor) : null);
     // After the navigation's own scrolling, which runs once this page is announced.
     // A revealed word to the middle: a fixed header does not cover it.

@@ -7,8 +7,8 @@
 import { FORMAT_VERSION, PASSAGES_PER_PAGE, STATUS_INSUFFICIENT, STATUS_SUPPORTED } from "./contract.js";
 
 const VENDOR_SCRIPTS = ["vendor/lunr.min.js"];
-// Loaded only when the index holds Russian terms (the manifest's `stemmers`)
-// or the query a Russian word: 5 KB gzipped an English site never needs.
+// Loaded only for a query with a Russian word: 5 KB gzipped that an English
+// query never needs, even on a site with Russian texts (analyzer.js).
 const RUSSIAN_SCRIPTS = ["vendor/lunr.stemmer.support.min.js", "vendor/lunr.ru.min.js"];
 
 export class LoadError extends Error {}
@@ -74,7 +74,12 @@ function remembering(analyse) {
   };
 }
 
-const rememberingAnalyses = (analyzer) => ({ ...analyzer, analyze: remembering(analyzer.analyze), pieces: remembering(analyzer.pieces) });
+const rememberingAnalyses = (analyzer) => ({
+  ...analyzer,
+  analyze: remembering(analyzer.analyze),
+  pieces: remembering(analyzer.pieces),
+  unremembered: analyzer,
+});
 
 // `searchUrl`/`siteUrl`: where the page says the search folder and the site
 // root are (generators other than citesearch put them elsewhere).
@@ -126,19 +131,27 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
       return { lang, index, chunks: new Map() };
     });
 
-  // lunr.ru for Russian words, once lunr itself has run.
+  // lunr.ru for Russian words, once lunr itself has run. The texts analysed
+  // before it came hold their Russian words unstemmed: a new analyzer, so no
+  // analysis kept for the old one (here, in quote.js) is read again.
   const russian = () =>
     once(cache, "russian", async () => {
-      await modules();
+      const mods = await modules();
       await Promise.all(RUSSIAN_SCRIPTS.map((path) => loadScript(asset(path))));
+      mods.analyzer = rememberingAnalyses(mods.analyzer.unremembered);
     });
+
+  // The modules, with lunr.ru when `text` has a Russian word.
+  async function modulesFor(text) {
+    const mods = await modules();
+    if (mods.analyzer.pieces(text).some((piece) => piece.kind === "cyrillic")) await russian();
+    return mods;
+  }
 
   // Loads everything a search in `langs` for `text` needs and warns once when
   // the index was built by another analyzer than the one this page runs.
-  async function prepare(langs, text = "") {
-    const [data, mods] = await Promise.all([manifest(), modules()]);
-    const stemmed = langs.some((lang) => (data.languages[lang]?.stemmers ?? ["ru"]).includes("ru"));
-    if (stemmed || mods.analyzer.pieces(text).some((piece) => piece.kind === "cyrillic")) await russian();
+  async function prepare(langs, text) {
+    const [data, mods] = await Promise.all([manifest(), modulesFor(text)]);
     const built = data.analyzer || {};
     if (!analyzerChecked && (built.name !== mods.analyzer.name || built.version !== mods.analyzer.version)) {
       console.warn(
@@ -286,10 +299,10 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
 
   // The results of more passages of one page (`moreRefs` of a result of `lang`).
   async function passages(text, lang, refs, { prefix = true } = {}) {
-    const { mods, shards } = await prepare([lang]);
+    const { mods, shards } = await prepare([lang], text);
     await Promise.all(refs.map((ref) => chunkOf(shards[0], ref)));
     return refs.map((ref) => passageResult(mods, shards[0], { ref, criteria: [] }, text, prefix));
   }
 
-  return { manifest, modules, search, passages };
+  return { manifest, modules, modulesFor, search, passages };
 }

@@ -112,7 +112,7 @@ export async function highlightLanding(root, href, loadModules, onRevealed = () 
   const blocks = chunkBlocks(root, target.anchor);
   if (!blocks.length) return 0;
   for (const block of blocks) block.classList.add("citesearch-landed");
-  const modules = await loadModules();
+  const modules = await loadModules(target.query); // lunr.ru for a Russian query
   for (const block of blocks) markWords(block, target.query, modules);
   const shown = blocks.map((block) => block.querySelector("mark.citesearch-term") || block);
   const hidden = shown.filter(reveal);

@@ -32,7 +32,7 @@ has ten times more lists and dictionary files, each of them no larger.  Manifest
      "dictionary": {"name": "dict.en.<hash>", "buckets": [[3, 1], [4, 2], ...]},
      "chunks":     {"per_file": 4, "files_per_group": 96, "groups_per_list": 16,
                     "lists": ["<hash>", ...]},
-     "stemmers":   ["ru"]}  # the index holds Russian terms: the widget loads lunr.ru for its texts
+     "stemmers":   ["ru"]}  # the index holds Russian terms (the widget loads lunr.ru for a Russian query)
 
 ``termlist.<lang>.json`` is ``{"terms": [["first term", "terms.en.<hash>.json"], ...]}``;
 its first term is the one the manifest gives it.  A term lives in the last
