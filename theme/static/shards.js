@@ -122,15 +122,65 @@ export function decodeRow([term, termIndex, ...lists]) {
   ];
 }
 
+// The title, heading, body (none) and page postings of a split row's head
+// (format 8; head_lists in engine/shards.py): three weight tables (increasing,
+// as gaps), then
+// columns: per head page its gap, weight and shape (heading postings × 2,
+// plus 1 when it has title runs), per titled page its runs, per run its gap,
+// length less one and weight, per heading posting its gap and weight.
+export function headLists(text) {
+  const numbers = base64Numbers(text, 0);
+  let at = 0;
+  const column = (size) => numbers.slice(at, (at += size));
+  const tables = [];
+  for (let k = 0; k < 3; k++) {
+    let weight = 0;
+    tables.push(column(column(1)[0]).map((gap) => (weight += gap) / 1000));
+  }
+  const [pageWeights, titleWeights, headingWeights] = tables;
+  const count = column(1)[0];
+  const [gaps, weights, shapes] = [column(count), column(count), column(count)];
+  const runCounts = column(shapes.filter((shape) => shape & 1).length);
+  const runs = runCounts.reduce((a, b) => a + b, 0);
+  const [runGaps, runExtras, runWeights] = [column(runs), column(runs), column(runs)];
+  const headings = shapes.reduce((a, shape) => a + (shape >> 1), 0);
+  const [headingGaps, headingPositions] = [column(headings), column(headings)];
+  const title = [];
+  const heading = [];
+  const pages = [];
+  let page = 0;
+  let r = 0;
+  let j = 0;
+  let titled = 0;
+  for (let k = 0; k < count; k++) {
+    page += gaps[k];
+    pages.push(page, pageWeights[weights[k]]);
+    let last = page;
+    for (let n = shapes[k] & 1 ? runCounts[titled++] : 0; n > 0; n--, r++) {
+      const first = last + runGaps[r];
+      const weight = titleWeights[runWeights[r]];
+      last = first + runExtras[r];
+      for (let ref = first; ref <= last; ref++) title.push(ref, weight);
+    }
+    last = page;
+    for (let n = shapes[k] >> 1; n > 0; n--, j++) {
+      last += headingGaps[j];
+      heading.push(last, headingWeights[headingPositions[j]]);
+    }
+  }
+  return [title, heading, [], pages];
+}
+
 // A term's row as loaded so far (`row`, decoded, in the usual shape; Term in
 // engine/shards.py). A split row (format 7) starts with its title and heading
-// postings and the page postings of the pages they are on; `fill` adds
-// blocks (body postings and the other page postings of a range of pages)
-// until `whole()`. A row that is not split is whole.
+// postings and the page postings of the pages they are on (one string by page
+// since format 8: `headLists`); `fill` adds blocks (body postings and the
+// other page postings of a range of pages) until `whole()`. A row that is not
+// split is whole.
 export class Term {
   constructor(row, file) {
     this.file = file;
-    this.head = decodeRow(row.slice(0, 6));
+    this.head = row.length > 6 ? [row[0], row[1], ...headLists(row[5])] : decodeRow(row);
     this.blocks = new Map();
     if (row.length > 6) {
       const [name, gaps, largest] = row[6];

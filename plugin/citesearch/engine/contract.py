@@ -67,14 +67,31 @@ ranks pages (``rank``).  It rides in the term files, so it is loaded with
 the term, lazily, and costs no file of its own.
 
 A term whose postings strings are longer than ``TERM_SPLIT_BYTES`` is split
-(format 7): its row keeps the title and heading postings, the page
-postings of the pages those are on and an empty body list, and ends with
+(format 7): its row keeps the title and heading postings and the page
+postings of the pages those are on (the *head pages*), and ends with
 ``[blocks name, first refs, largest page weight in thousandths]``; its body
 postings and other page postings are in ``block.<lang>.<hash>.<n>.json`` =
 ``{"postings": ["body postings", "page postings"]}``, block ``n`` holding the
 pages from its first ref (base-64 gaps, the first 0) to the next block's.
 ``shards.Term`` joins them back; ``rank.first_screen`` (and rank.js
 ``search``) reads only the blocks that prove the first screen.
+
+Since format 8 a split row is ``["term", term_index, "", "", "", "head",
+[blocks...]]``: its title, heading and page postings are one string, by
+head page (``pipeline.index.head_numbers``, ``shards.head_lists``).  Its
+base-64 numbers are three weight tables (page, title, heading weights in
+thousandths: the size ``n``, then ``n`` weights, most frequent first), then
+per head page in ref order: the gap from the previous head page's first ref
+(the first from 0), its page weight's position in the table; the number of
+runs of its title postings, each run as the gap of its first ref from the
+page start (the next runs from the previous run's last ref), its length
+less one and its weight's position; the number of its heading postings,
+each as the gap of its ref from the page start (the next from the previous
+ref) and its weight's position.  lunr indexes the title with every chunk of
+a page, with one weight (one field length): a page's title postings are
+one run; a heading's chunks share a weight too.  The page's first ref is
+written once for all three lists, not once in each (issue 19: the two
+split rows of ``request server`` were 70 KB gz of a cold search at 100,000 pages).
 
 The dictionary serves typo tolerance (a query term's neighbours within one
 edit), which every ranking asks for.  Its files are cut so that the
@@ -128,7 +145,9 @@ import re
 # 7: a term of long postings is split (TERM_SPLIT_BYTES): its row holds its
 # title and heading postings and the page postings of the pages they are on,
 # the rest is in blocks by ref range, so a first screen reads a few (issue 19).
-FORMAT_VERSION = 7
+# 8: a split row's title, heading and page postings are one string by page,
+# title postings as runs (a page's title weighs the same in each of its chunks).
+FORMAT_VERSION = 8
 
 SEARCH_DIR = "search"
 MANIFEST_NAME = "manifest.json"
