@@ -132,42 +132,32 @@ export function headLists(text) {
   const numbers = base64Numbers(text, 0);
   let at = 0;
   const column = (size) => numbers.slice(at, (at += size));
-  const tables = [];
-  for (let k = 0; k < 3; k++) {
+  const sum = (list) => list.reduce((a, b) => a + b, 0);
+  const tables = [0, 1, 2].map(() => {
     let weight = 0;
-    tables.push(column(column(1)[0]).map((gap) => (weight += gap) / 1000));
-  }
-  const [pageWeights, titleWeights, headingWeights] = tables;
+    return column(column(1)[0]).map((gap) => (weight += gap) / 1000);
+  });
   const count = column(1)[0];
   const [gaps, weights, shapes] = [column(count), column(count), column(count)];
-  const runCounts = column(shapes.filter((shape) => shape & 1).length);
-  const runs = runCounts.reduce((a, b) => a + b, 0);
+  const runCounts = column(sum(shapes.map((shape) => shape & 1)));
+  const runs = sum(runCounts);
   const [runGaps, runExtras, runWeights] = [column(runs), column(runs), column(runs)];
-  const headings = shapes.reduce((a, shape) => a + (shape >> 1), 0);
-  const [headingGaps, headingPositions] = [column(headings), column(headings)];
-  const title = [];
-  const heading = [];
-  const pages = [];
-  let page = 0;
-  let r = 0;
-  let j = 0;
-  let titled = 0;
-  for (let k = 0; k < count; k++) {
+  const headings = sum(shapes.map((shape) => shape >> 1));
+  const [headingGaps, headingWeights] = [column(headings), column(headings)];
+  const [title, heading, pages] = [[], [], []];
+  let [page, r, j, titled] = [0, 0, 0, 0];
+  shapes.forEach((shape, k) => {
     page += gaps[k];
-    pages.push(page, pageWeights[weights[k]]);
+    pages.push(page, tables[0][weights[k]]);
     let last = page;
-    for (let n = shapes[k] & 1 ? runCounts[titled++] : 0; n > 0; n--, r++) {
+    for (let n = shape & 1 ? runCounts[titled++] : 0; n > 0; n--, r++) {
       const first = last + runGaps[r];
-      const weight = titleWeights[runWeights[r]];
       last = first + runExtras[r];
-      for (let ref = first; ref <= last; ref++) title.push(ref, weight);
+      for (let ref = first; ref <= last; ref++) title.push(ref, tables[1][runWeights[r]]);
     }
     last = page;
-    for (let n = shapes[k] >> 1; n > 0; n--, j++) {
-      last += headingGaps[j];
-      heading.push(last, headingWeights[headingPositions[j]]);
-    }
-  }
+    for (let n = shape >> 1; n > 0; n--, j++) heading.push((last += headingGaps[j]), tables[2][headingWeights[j]]);
+  });
   return [title, heading, [], pages];
 }
 
