@@ -78,20 +78,22 @@ pages from its first ref (base-64 gaps, the first 0) to the next block's.
 
 Since format 8 a split row is ``["term", term_index, "", "", "", "head",
 [blocks...]]``: its title, heading and page postings are one string, by
-head page (``pipeline.index.head_numbers``, ``shards.head_lists``).  Its
-base-64 numbers are three weight tables (page, title, heading weights in
-thousandths: the size ``n``, then ``n`` weights, most frequent first), then
-per head page in ref order: the gap from the previous head page's first ref
-(the first from 0), its page weight's position in the table; the number of
-runs of its title postings, each run as the gap of its first ref from the
-page start (the next runs from the previous run's last ref), its length
-less one and its weight's position; the number of its heading postings,
-each as the gap of its ref from the page start (the next from the previous
-ref) and its weight's position.  lunr indexes the title with every chunk of
-a page, with one weight (one field length): a page's title postings are
-one run; a heading's chunks share a weight too.  The page's first ref is
-written once for all three lists, not once in each (issue 19: the two
-split rows of ``request server`` were 70 KB gz of a cold search at 100,000 pages).
+head page, in columns (``pipeline.index.head_numbers``, ``shards.head_lists``).
+Its base-64 numbers are three weight tables (page, title, heading weights in
+thousandths: the size ``n``, then ``n`` weights increasing, as gaps), the
+number ``N`` of head pages, then: ``N`` gaps of the pages' first refs; ``N``
+positions of their page weights; ``N`` shapes (twice the page's heading
+postings, plus 1 when it has title postings); per titled page its number
+of title runs (consecutive refs of one weight); per run the gap of its
+first ref from the page's (from the previous run's last ref for the next
+runs); per run its length less one; per run its weight's position; per
+heading posting its ref's gap from the page's first ref (from the previous
+heading ref for the next); per heading posting its weight's position.
+lunr indexes the title with every chunk of a page, with one weight (one
+field length), so a page's title postings are one run, and a page's first
+ref is written once for its three lists; in columns, gzip finds more
+repeats than in a page's numbers together (issue 19: the rows of
+``request server`` were 70 KB gz of a cold search at 100,000 pages, 58 in format 8).
 
 The dictionary serves typo tolerance (a query term's neighbours within one
 edit), which every ranking asks for.  Its files are cut so that the
