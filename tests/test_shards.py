@@ -411,3 +411,76 @@ def test_shards_js_reads_postings_strings_as_python_does():
     assert sum(written[2].startswith(contract.POSTING_TABLE_MARK) for _, written in cases) > 50
     assert sum(not written[2].startswith(contract.POSTING_TABLE_MARK) for _, written in cases) > 20
     assert run_node("decode-batch.mjs", [written for _, written in cases]) == [row for row, _ in cases]
+
+
+# --- Format 8: a split row's title, heading and page postings, one string by page.
+
+_head_weights = st.sampled_from([0, 5, 734, 912, 1021, 1377, 10**6])
+
+
+@st.composite
+def _head_postings(draw) -> tuple[list[int], list[int], list[int]]:
+    """Title, heading and page postings (weights in thousandths) of a split row's head
+    pages: each page some chunks, title postings on any of them (runs of one weight or
+    not), heading postings on any of them."""
+    title: list[int] = []
+    heading: list[int] = []
+    pages: list[int] = []
+    page = draw(st.integers(0, 1000))
+    for _ in range(draw(st.integers(0, 12))):
+        chunks = draw(st.integers(1, 40))
+        title_weight = draw(_head_weights)
+        for ref in sorted(draw(st.sets(st.integers(0, chunks - 1), max_size=chunks))):
+            title += [page + ref, title_weight if draw(st.integers(0, 9)) else draw(_head_weights)]
+        for ref in sorted(draw(st.sets(st.integers(0, chunks - 1), max_size=chunks))):
+            heading += [page + ref, draw(_head_weights)]
+        pages += [page, draw(_head_weights)]
+        page += chunks + draw(st.integers(0, 5000))
+    return title, heading, pages
+
+
+def _head_row(title: list[int], heading: list[int], pages: list[int]) -> list:
+    head = index_module.base64_numbers(index_module.head_numbers(title, heading, pages))
+    return json.loads(json.dumps(["term", 3, "", "", "", head, ["block.en.0123456789abcdef", "A", 1]]))
+
+
+def _floats(flat: list[int]) -> list:
+    return [x / 1000 if i % 2 else x for i, x in enumerate(flat)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(_head_postings())
+def test_a_split_rows_head_gives_back_its_title_heading_and_page_postings(postings):
+    title, heading, pages = postings
+    assert shards.Term(_head_row(title, heading, pages), None).head == ["term", 3, *map(_floats, (title, heading, [], pages))]
+
+
+def test_a_page_title_over_many_chunks_is_one_run_in_its_split_row():
+    """lunr indexes a page's title with each of its chunks, with one weight: the
+    head writes it once per page, and reads back every chunk's posting."""
+    chunks = 60
+    title = [x for ref in range(100, 100 + chunks) for x in (ref, 1021)]
+    one_page = index_module.head_numbers(title, [], [100, 734])
+    # Tables, one page (first ref 100, weight 0, shape 1: a title, no heading), its one run: gap 0, length, weight 0.
+    assert one_page == [1, 734, 1, 1021, 0, 1, 100, 0, 1, 1, 0, chunks - 1, 0]
+    row = _head_row(title, [130, 912], [100, 734])
+    assert shards.Term(row, None).head[2] == _floats(title)
+    assert len(row[5]) < len(index_module.encoded(["term", 3, _floats(title)])[2]) / 5
+
+
+def test_shards_js_reads_split_row_heads_as_python_does():
+    rng = random.Random(8)
+    rows = []
+    for _ in range(150):
+        pages, title, heading, page = [], [], [], rng.randint(0, 500)
+        for _ in range(rng.randint(0, 10)):
+            chunks, weight = rng.randint(1, 30), rng.choice([5, 734, 1021, 10**6])
+            first = rng.randint(0, chunks - 1)
+            title += [x for ref in range(page + first, page + chunks) for x in (ref, weight if rng.random() < 0.9 else 912)]
+            heading += [x for ref in sorted(rng.sample(range(page, page + chunks), rng.randint(0, chunks))) for x in (ref, rng.choice([0, 377, 1377]))]
+            pages += [page, rng.randint(0, 10**5)]
+            page += chunks + rng.randint(0, 3000)
+        rows.append(_head_row(title, heading, pages))
+    expected = [shards.Term(row, None).head for row in rows]
+    assert sum(len(head[2]) > 40 for head in expected) > 50
+    assert run_node("decode-batch.mjs", rows) == expected

@@ -122,15 +122,55 @@ export function decodeRow([term, termIndex, ...lists]) {
   ];
 }
 
+// The title, heading, body (none) and page postings of a split row's head
+// (format 8; head_lists in engine/shards.py): three weight tables (increasing,
+// as gaps), then
+// columns: per head page its gap, weight and shape (heading postings × 2,
+// plus 1 when it has title runs), per titled page its runs, per run its gap,
+// length less one and weight, per heading posting its gap and weight.
+export function headLists(text) {
+  const numbers = base64Numbers(text, 0);
+  let at = 0;
+  const column = (size) => numbers.slice(at, (at += size));
+  const sum = (list) => list.reduce((a, b) => a + b, 0);
+  const tables = [0, 1, 2].map(() => {
+    let weight = 0;
+    return column(column(1)[0]).map((gap) => (weight += gap) / 1000);
+  });
+  const count = column(1)[0];
+  const [gaps, weights, shapes] = [column(count), column(count), column(count)];
+  const runCounts = column(sum(shapes.map((shape) => shape & 1)));
+  const runs = sum(runCounts);
+  const [runGaps, runExtras, runWeights] = [column(runs), column(runs), column(runs)];
+  const headings = sum(shapes.map((shape) => shape >> 1));
+  const [headingGaps, headingWeights] = [column(headings), column(headings)];
+  const [title, heading, pages] = [[], [], []];
+  let [page, r, j, titled] = [0, 0, 0, 0];
+  shapes.forEach((shape, k) => {
+    page += gaps[k];
+    pages.push(page, tables[0][weights[k]]);
+    let last = page;
+    for (let n = shape & 1 ? runCounts[titled++] : 0; n > 0; n--, r++) {
+      const first = last + runGaps[r];
+      last = first + runExtras[r];
+      for (let ref = first; ref <= last; ref++) title.push(ref, tables[1][runWeights[r]]);
+    }
+    last = page;
+    for (let n = shape >> 1; n > 0; n--, j++) heading.push((last += headingGaps[j]), tables[2][headingWeights[j]]);
+  });
+  return [title, heading, [], pages];
+}
+
 // A term's row as loaded so far (`row`, decoded, in the usual shape; Term in
 // engine/shards.py). A split row (format 7) starts with its title and heading
-// postings and the page postings of the pages they are on; `fill` adds
-// blocks (body postings and the other page postings of a range of pages)
-// until `whole()`. A row that is not split is whole.
+// postings and the page postings of the pages they are on (one string by page
+// since format 8: `headLists`); `fill` adds blocks (body postings and the
+// other page postings of a range of pages) until `whole()`. A row that is not
+// split is whole.
 export class Term {
   constructor(row, file) {
     this.file = file;
-    this.head = decodeRow(row.slice(0, 6));
+    this.head = row.length > 6 ? [row[0], row[1], ...headLists(row[5])] : decodeRow(row);
     this.blocks = new Map();
     if (row.length > 6) {
       const [name, gaps, largest] = row[6];

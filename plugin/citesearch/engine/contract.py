@@ -67,14 +67,33 @@ ranks pages (``rank``).  It rides in the term files, so it is loaded with
 the term, lazily, and costs no file of its own.
 
 A term whose postings strings are longer than ``TERM_SPLIT_BYTES`` is split
-(format 7): its row keeps the title and heading postings, the page
-postings of the pages those are on and an empty body list, and ends with
+(format 7): its row keeps the title and heading postings and the page
+postings of the pages those are on (the *head pages*), and ends with
 ``[blocks name, first refs, largest page weight in thousandths]``; its body
 postings and other page postings are in ``block.<lang>.<hash>.<n>.json`` =
 ``{"postings": ["body postings", "page postings"]}``, block ``n`` holding the
 pages from its first ref (base-64 gaps, the first 0) to the next block's.
 ``shards.Term`` joins them back; ``rank.first_screen`` (and rank.js
 ``search``) reads only the blocks that prove the first screen.
+
+Since format 8 a split row is ``["term", term_index, "", "", "", "head",
+[blocks...]]``: its title, heading and page postings are one string, by
+head page, in columns (``pipeline.index.head_numbers``, ``shards.head_lists``).
+Its base-64 numbers are three weight tables (page, title, heading weights in
+thousandths: the size ``n``, then ``n`` weights increasing, as gaps), the
+number ``N`` of head pages, then: ``N`` gaps of the pages' first refs; ``N``
+positions of their page weights; ``N`` shapes (twice the page's heading
+postings, plus 1 when it has title postings); per titled page its number
+of title runs (consecutive refs of one weight); per run the gap of its
+first ref from the page's (from the previous run's last ref for the next
+runs); per run its length less one; per run its weight's position; per
+heading posting its ref's gap from the page's first ref (from the previous
+heading ref for the next); per heading posting its weight's position.
+lunr indexes the title with every chunk of a page, with one weight (one
+field length), so a page's title postings are one run, and a page's first
+ref is written once for its three lists; in columns, gzip finds more
+repeats than in a page's numbers together (issue 19: the rows of
+``request server`` were 70 KB gz of a cold search at 100,000 pages, 58 in format 8).
 
 The dictionary serves typo tolerance (a query term's neighbours within one
 edit), which every ranking asks for.  Its files are cut so that the
@@ -128,7 +147,9 @@ import re
 # 7: a term of long postings is split (TERM_SPLIT_BYTES): its row holds its
 # title and heading postings and the page postings of the pages they are on,
 # the rest is in blocks by ref range, so a first screen reads a few (issue 19).
-FORMAT_VERSION = 7
+# 8: a split row's title, heading and page postings are one string by page,
+# title postings as runs (a page's title weighs the same in each of its chunks).
+FORMAT_VERSION = 8
 
 SEARCH_DIR = "search"
 MANIFEST_NAME = "manifest.json"

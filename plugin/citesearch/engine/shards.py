@@ -117,18 +117,64 @@ def decoded(row: list) -> list:
     return [row[0], row[1], *lists]
 
 
+def head_lists(text: str) -> list[list]:
+    """The title, heading, body (none) and page postings of a split row's
+    head (format 8, ``contract``; ``pipeline.index.head_numbers`` undone)."""
+    numbers = base64_numbers(text)
+    tables, at = [], 0
+    for _ in range(3):
+        size = numbers[at]
+        tables.append([weight / 1000 for weight in accumulate(numbers[at + 1 : at + 1 + size])])
+        at += 1 + size
+    page_weights, title_weights, heading_weights = tables
+
+    def column(size: int) -> list[int]:
+        nonlocal at
+        at += size
+        return numbers[at - size : at]
+
+    count = column(1)[0]
+    gaps, weights, shapes = column(count), column(count), column(count)
+    run_counts = column(sum(shape & 1 for shape in shapes))
+    runs = sum(run_counts)
+    run_gaps, run_extras, run_weights = column(runs), column(runs), column(runs)
+    headings = sum(shape >> 1 for shape in shapes)
+    heading_gaps, heading_positions = column(headings), column(headings)
+    title: list = []
+    heading: list = []
+    pages: list = []
+    page = r = j = titled = 0
+    for gap, position, shape in zip(gaps, weights, shapes):
+        page += gap
+        pages += (page, page_weights[position])
+        last = page
+        for _ in range(run_counts[titled] if shape & 1 else 0):
+            first, last = last + run_gaps[r], last + run_gaps[r] + run_extras[r]
+            weight = title_weights[run_weights[r]]
+            title += [x for ref in range(first, last + 1) for x in (ref, weight)]
+            r += 1
+        titled += shape & 1
+        last = page
+        for _ in range(shape >> 1):
+            last += heading_gaps[j]
+            heading += (last, heading_weights[heading_positions[j]])
+            j += 1
+    return [title, heading, [], pages]
+
+
 class Term:
     """A term's row as loaded so far (``row``, decoded, in the usual shape).
 
     A split row (format 7, ``contract.TERM_SPLIT_BYTES``) starts with its
     title and heading postings and the page postings of the pages they are
-    on; ``load`` adds blocks (body postings and the other page postings of a
-    range of pages) until ``whole``.  A row that is not split is whole.
+    on (one string by page since format 8: ``head_lists``); ``load`` adds
+    blocks (body postings and the other page postings of a range of pages)
+    until ``whole``.  A row that is not split is whole.
     """
 
     def __init__(self, row: list, load: Load):
         self.load = load
-        self.head = decoded(row[:6])
+        self.head = [row[0], row[1], *head_lists(row[5])] if len(row) > 6 else decoded(row)
         self.blocks: dict[int, list] = {}
         if len(row) > 6:
             self.name, gaps, largest = row[6]

@@ -316,8 +316,9 @@ def _split_rows(lang: str, rows: Iterable[tuple[list, int]], page_starts: list[i
 
 
 def split_row(lang: str, row: list, page_starts: list[int], files: dict[str, bytes]) -> list:
-    """A long term row as written in format 7 (``contract``): its title and
-    heading postings, the page postings of the pages those are on, then
+    """A long term row as written since format 7 (``contract``): its title and
+    heading postings and the page postings of the pages those are on, as one
+    string by page (``head_numbers``, format 8), then
     ``[blocks name, first refs, largest page weight]``; the body postings and
     the other page postings go into blocks of consecutive pages, about
     ``TERM_BLOCK_BYTES`` each, written to ``files``.
@@ -332,7 +333,8 @@ def split_row(lang: str, row: list, page_starts: list[int], files: dict[str, byt
     term, term_index = row[0], row[1]
     starts = numpy.asarray(page_starts, dtype=numpy.int64)
     page_of = lambda refs: starts[numpy.searchsorted(starts, refs, side="right") - 1]  # noqa: E731
-    head_refs = numpy.concatenate([postings_arrays(text)[0] for text in row[2:4]])
+    (title_refs, title_weights), (heading_refs, heading_weights) = map(postings_arrays, row[2:4])
+    head_refs = numpy.concatenate([title_refs, heading_refs])
     body_refs, body_weights = postings_arrays(row[4])
     pages, page_weights = postings_arrays(row[5])
     body_pages = page_of(body_refs)
@@ -365,9 +367,56 @@ def split_row(lang: str, row: list, page_starts: list[int], files: dict[str, byt
         files[contract.block_file_name(name, position)] = data
     firsts = [0, *pages[block_starts[1:]].tolist()]
     gaps = [b - a for a, b in zip([0, *firsts], firsts)]
-    (head_pages,) = _list_strings([(pages[in_head], page_weights[in_head])])
-    # The title and heading strings are the row's own: decoding and encoding a list again gives the same string.
-    return [term, term_index, row[2], row[3], "", head_pages, [name, base64_numbers(gaps), int(page_weights.max())]]
+    flat = lambda refs, weights: numpy.column_stack((refs, weights)).ravel().tolist()  # noqa: E731
+    head = head_numbers(flat(title_refs, title_weights), flat(heading_refs, heading_weights),
+                        flat(pages[in_head], page_weights[in_head]))
+    return [term, term_index, "", "", "", base64_numbers(head), [name, base64_numbers(gaps), int(page_weights.max())]]
+
+
+def head_numbers(title: list[int], heading: list[int], pages: list[int]) -> list[int]:
+    """The numbers of a split row's head (format 8, ``contract``): its title,
+    heading and page postings (``[ref, weight in thousandths, ...]``, in ref
+    order, every title and heading ref on a page of ``pages``) by page, in
+    columns, title postings as runs of consecutive refs of one weight."""
+    numbers: list[int] = []
+    positions = []
+    for flat in (pages, title, heading):  # each list's distinct weights, increasing, as gaps
+        table = sorted(set(flat[1::2]))
+        numbers += [len(table), *(b - a for a, b in zip([0, *table], table))]
+        positions.append({weight: i for i, weight in enumerate(table)})
+    page_at, title_at, heading_at = positions
+    gaps, weights, shapes, run_counts = [], [], [], []
+    runs: list[list[int]] = []  # [gap of its first ref, its length less one, its weight's position]
+    heading_gaps, heading_weights = [], []
+    t = h = previous = 0
+    for k in range(0, len(pages), 2):
+        page = pages[k]
+        end = pages[k + 2] if k + 2 < len(pages) else float("inf")
+        gaps.append(page - previous)
+        weights.append(page_at[pages[k + 1]])
+        previous = last = page
+        page_runs = len(runs)
+        while t < len(title) and title[t] < end:
+            ref, weight = title[t], title_at[title[t + 1]]
+            if len(runs) > page_runs and last + 1 == ref and runs[-1][2] == weight:
+                runs[-1][1] += 1
+            else:
+                runs.append([ref - last, 0, weight])
+            last = ref
+            t += 2
+        if len(runs) > page_runs:
+            run_counts.append(len(runs) - page_runs)
+        last, count = page, 0
+        while h < len(heading) and heading[h] < end:
+            heading_gaps.append(heading[h] - last)
+            heading_weights.append(heading_at[heading[h + 1]])
+            last, count, h = heading[h], count + 1, h + 2
+        shapes.append(2 * count + (len(runs) > page_runs))
+    if t < len(title) or h < len(heading) or any(flat and flat[0] < pages[0] for flat in (title, heading)):
+        raise ValueError("title or heading postings on a page without a page posting")
+    return [*numbers, len(gaps), *gaps, *weights, *shapes, *run_counts,
+            *(gap for gap, _, _ in runs), *(extra for _, extra, _ in runs), *(weight for _, _, weight in runs),
+            *heading_gaps, *heading_weights]
 
 
 def _list_strings(lists: list) -> list[str]:
@@ -457,9 +506,11 @@ def split_row_lists(lang: str, row: list, page_starts: list[int], files: dict[st
         files[contract.block_file_name(name, position)] = data
     firsts = [first for first, _, _ in blocks]
     gaps = [b - a for a, b in zip([0, *firsts], firsts)]
+    thousandths = lambda flat: [round(x * 1000) if i % 2 else x for i, x in enumerate(flat)]  # noqa: E731
     head_pages = [x for page, weight in zip(pages[::2], pages[1::2]) if page in in_head for x in (page, weight)]
+    head = head_numbers(thousandths(title), thousandths(heading), thousandths(head_pages))
     largest = max(round(weight * 1000) for weight in pages[1::2])
-    return [*encoded([term, term_index, title, heading, [], head_pages]), [name, base64_numbers(gaps), largest]]
+    return [term, term_index, "", "", "", base64_numbers(head), [name, base64_numbers(gaps), largest]]
 
 
 def _term_files(lang: str, rows: Iterable[tuple[list, int]], files: dict[str, bytes]) -> list[list]:
