@@ -379,7 +379,8 @@ def test_the_cache_opens_without_html_or_chunks_and_reads_a_reused_row_when_it_i
     first = _tree(out)
     opened = store.Store(for_output(out) / store.DATABASE)
     try:
-        assert opened.rows and all(row.html is None and not row.chunks for row in opened.rows.values())
+        assert opened.rows and all(row.metadata is None and row.html is None and not row.chunks
+                                   for row in opened.rows.values())
     finally:
         opened.close()
     reads: list[str] = []

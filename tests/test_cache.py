@@ -533,3 +533,31 @@ def test_an_older_citesearchs_search_memo_is_replaced_not_refused(content, tmp_p
     result = build(content, site)
     assert not result.warnings
     assert sorted(p.name for p in cache.iterdir() if p.name.startswith("search")) == [search_cache.MEMO]
+
+
+def test_a_rebuild_analyses_cached_pages_texts_without_keeping_them_and_serve_keeps_them(content: Path, tmp_path: Path,
+                                                                                        monkeypatch):
+    """A build indexes its (spooled) pages once: the chunk texts of pages from the cache are analysed without
+    the text cache, which held 100,000 texts and their counts (~170 MB) at a large rebuild's peak.  Serve
+    holds its pages and indexes them again on every save: there the texts are cached."""
+    from citesearch.pipeline import lunr_index
+    from citesearch.pipeline.build import prepare
+
+    build(content, tmp_path / "site")
+    edited = content / "guide" / "usage.md"
+    edited.write_text(edited.read_text(encoding="utf-8") + "\n\nOne more paragraph to index again.\n", encoding="utf-8")
+    analysed: list[str] = []
+    real = lunr_index._cached_counts
+    monkeypatch.setattr(lunr_index, "_cached_counts", lambda text: analysed.append(text) or real(text))
+    again = build(content, tmp_path / "site")
+    assert again.changes.parsed == 1 and again.changes.unchanged == again.documents - 1 > 1
+    served = prepare(content, "public", tmp_path / "serve-cache")  # parses, then reuses what it parsed
+    assert not analysed or not set(analysed) & _body_texts(served)
+    served = prepare(content, "public", tmp_path / "serve-cache")
+    assert served.changes.parsed == 0
+    index.index_documents(served.pages, "en", {"name": "test"})  # serve's next save (its search memo left aside)
+    assert _body_texts(served) <= set(analysed)
+
+
+def _body_texts(assembled) -> set[str]:
+    return {chunk.text for page in assembled.pages for chunk in page.chunks if chunk.text}

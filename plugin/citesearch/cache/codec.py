@@ -13,8 +13,8 @@ class Row:
 
     rel_path: str
     hash: str  # keys.document_hash of the Document it was parsed from
-    metadata: dict
-    html: str | None  # None until read (``Store.with_content``)
+    metadata: dict | None  # None until read (``Store.with_content``), as the HTML and chunks
+    html: str | None
     chunks: list[dict] = field(default_factory=list)
 
 

@@ -56,7 +56,7 @@ def plan(
 ) -> Plan:
     """Reuse a row when its document is unchanged and every page it links to kept its URL.
 
-    ``content`` gives a reused row its HTML and chunks (``Store.with_content``);
+    ``content`` gives an unchanged document's row its metadata, HTML and chunks (``Store.with_content``);
     ``kept`` is how the build holds the page made from it (``Parser.kept``):
     one row's content is in memory at a time.
     """
@@ -76,8 +76,9 @@ def plan(
         if not reusable:
             continue
         try:
+            row = content(doc.id, row)
             if links_unchanged(row, urls):
-                reused[i] = kept(decode(doc, content(doc.id, row)))
+                reused[i] = kept(decode(doc, row))
         except (KeyError, TypeError, ValueError, AttributeError, sqlite3.Error):
             malformed.append(doc.rel_path)
     removed = _removed(rows, documents, content_dir)

@@ -103,11 +103,11 @@ def build_shard(lang: str, pages: Iterable[SearchPage], files: MutableMapping[st
             import numpy
 
             factors = numpy.array(boosts, dtype=numpy.float64) if boosted else None
-            for weighed in weighed_batches(ChunkCounts(chunks), page_starts):
+            for weighed in weighed_batches(ChunkCounts(chunks, cache_text=not chunks.spooled), page_starts):
                 terms.extend(weighed.terms)
                 yield from encoded_batch(weighed, factors)
             return
-        for batch in term_row_batches(ChunkCounts(chunks), page_starts):
+        for batch in term_row_batches(ChunkCounts(chunks, cache_text=not chunks.spooled), page_starts):
             if boosted:
                 _apply_boosts(batch, boosts)
             terms.extend(row[0] for row in batch)

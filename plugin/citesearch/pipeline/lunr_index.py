@@ -53,28 +53,35 @@ def field_counts(title: str, heading_text: str, text: str, *, cache_text: bool =
     return _cached_counts(title), _cached_counts(heading_text), body
 
 
-def chunk_counts(chunk: Chunk) -> FieldCounts:
-    """The chunk's term counts: from the parse worker (maybe ``packed``), or analysed here when it came from the cache."""
+def chunk_counts(chunk: Chunk, *, cache_text: bool = True) -> FieldCounts:
+    """The chunk's term counts: from the parse worker (maybe ``packed``), or analysed here when it came from the cache
+    (``cache_text``: see ``field_counts``)."""
     if isinstance(chunk.terms, array):
         return unpacked(chunk.terms)
     if chunk.terms is not None:
         return chunk.terms
-    return field_counts(chunk.heading_path[0], chunk.heading_text, chunk.text)
+    return field_counts(chunk.heading_path[0], chunk.heading_text, chunk.text, cache_text=cache_text)
 
 
 class ChunkCounts(Sequence[FieldCounts]):
-    """``chunk_counts`` of each chunk, made when asked for: never all at once."""
+    """``chunk_counts`` of each chunk, made when asked for: never all at once.
 
-    def __init__(self, chunks: Sequence[Chunk]):
+    ``cache_text=False`` for chunks indexed once (a build's, read from its
+    spool): kept for a next index that never comes, 100,000 texts and their
+    counts were ~170 MB of a large rebuild's peak.
+    """
+
+    def __init__(self, chunks: Sequence[Chunk], *, cache_text: bool = True):
         self.chunks = chunks
+        self.cache_text = cache_text
 
     def __len__(self) -> int:
         return len(self.chunks)
 
     def __getitem__(self, i):
         if isinstance(i, slice):
-            return [chunk_counts(chunk) for chunk in self.chunks[i]]
-        return chunk_counts(self.chunks[i])
+            return [chunk_counts(chunk, cache_text=self.cache_text) for chunk in self.chunks[i]]
+        return chunk_counts(self.chunks[i], cache_text=self.cache_text)
 
 
 # Every term a packed chunk names, by number (and the number of each): a
@@ -285,11 +292,12 @@ def weighed_batches(documents: Sequence[FieldCounts], page_starts: Sequence[int]
     float or int per posting, for the search files' writer to encode whole (``index.encoded_batch``)."""
     if documents:
         packed_ = isinstance(documents, ChunkCounts)
-        fields, term_index = _packed_field_postings(documents.chunks) if packed_ else _field_postings(documents)
+        fields, term_index = (_packed_field_postings(documents.chunks, documents.cache_text) if packed_
+                              else _field_postings(documents))
         yield from _weighed_ranges(documents, fields, term_index, page_starts)
 
 
-def _packed_field_postings(chunks: Sequence[Chunk]) -> tuple[list[_FieldPostings], dict[str, int]]:
+def _packed_field_postings(chunks: Sequence[Chunk], cache_text: bool = True) -> tuple[list[_FieldPostings], dict[str, int]]:
     """``_field_postings`` of the chunks' counts taken ``packed`` and read with numpy, a block of chunks at
     a time: no term string is looked up per chunk (a setdefault per distinct term of each chunk field
     was most of this pass)."""
@@ -299,7 +307,7 @@ def _packed_field_postings(chunks: Sequence[Chunk]) -> tuple[list[_FieldPostings
     local = numpy.full(len(_TERMS), -1, dtype=numpy.int64)  # global term number -> lunr.py's (first seen)
     seen: list = []  # global numbers in first-seen order
     for lo in range(0, len(chunks), _PACKED_BLOCK):
-        arrays = [chunk.terms if isinstance(chunk.terms, array) else packed(chunk_counts(chunk))
+        arrays = [chunk.terms if isinstance(chunk.terms, array) else packed(chunk_counts(chunk, cache_text=cache_text))
                   for chunk in chunks[lo:lo + _PACKED_BLOCK]]
         if len(_TERMS) > len(local):  # chunks without packed counts packed just now: new terms
             local = numpy.concatenate((local, numpy.full(len(_TERMS) - len(local), -1, dtype=numpy.int64)))

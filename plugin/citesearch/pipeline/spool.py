@@ -121,6 +121,8 @@ class ChunkRefs(Sequence[Chunk]):
                     self._position.append(position)
         self._held: tuple[int, Sequence[Chunk]] = (-1, ())
         self.owners = _Owners(self)
+        # A build's pages: indexed once, by a process that ends (serve's stay in memory and are indexed again).
+        self.spooled = any(isinstance(page.chunks, SpooledChunks) for page in pages)
 
     def __len__(self) -> int:
         return len(self._page)
