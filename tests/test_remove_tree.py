@@ -42,7 +42,8 @@ def test_a_wide_and_deep_tree_is_removed_and_the_symlinks_in_it_are_not_followed
     assert not tree.exists() and not tree.is_symlink()
     assert (keep / "folder" / "precious.txt").read_text() == "keep me"
     assert (keep / "file.txt").read_text() == "keep me too"
-    assert threading.active_count() == 1  # joined: the process may fork its workers again
+    # Joined: the process may fork its workers again. (Other tests' threads, a served site's, may run.)
+    assert not [thread for thread in threading.enumerate() if thread.name.startswith("citesearch-remove")]
 
 
 def test_a_symlink_given_as_the_folder_is_not_followed(tmp_path):
