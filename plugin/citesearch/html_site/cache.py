@@ -3,7 +3,9 @@
 Keyed by the page's path and bytes and by the code and options that read it
 (``cache.keys.stage_key``).  A page is stored twice: under the bytes the
 generator wrote and under the bytes ``index`` wrote, so both a fresh build of
-the generator and a second ``index`` over an indexed site find it.  Rows no
+the generator and a second ``index`` over an indexed site find it.  Under the
+generator's bytes the page as written is kept as its differences from them
+(``delta``): a few KB, not the whole page.  Rows no
 run used are dropped, so the cache holds one site.  Like the build cache, it
 only saves time: when it cannot be used, one warning says why and the run
 goes on without it.
@@ -21,6 +23,7 @@ import orjson
 from ..cache.locations import claim
 from ..model import Chunk
 from ..pipeline.index import SearchPage
+from .delta import changed, delta
 from .reader import ReadPage
 
 DATABASE = "index.sqlite"
@@ -45,12 +48,13 @@ class PageCache:
         self.used: set[str] = set()
         self.new: dict[str, bytes] = {}
 
-    def get(self, key: str) -> ReadPage | None:
+    def get(self, key: str, source: bytes) -> ReadPage | None:
+        """The reading stored under ``key``: ``page_key`` of ``source``, the page's bytes."""
         row = self.db.execute("SELECT value FROM pages WHERE key = ?", (key,)).fetchone()
         if row is None:
             return None
         self.used.add(key)
-        return decode(zlib.decompress(row[0]))
+        return decode(zlib.decompress(row[0]), source)
 
     def put(self, key: str, read: ReadPage) -> None:
         self.put_packed(key, pack(read))
@@ -72,22 +76,26 @@ class PageCache:
         self.db.close()
 
 
-def pack(read: ReadPage) -> bytes:
-    return zlib.compress(encode(read), 1)
+def pack(read: ReadPage, source: bytes | None = None) -> bytes:
+    """The row of ``read``; with ``source`` (the bytes read), the page as written is kept as its differences from them."""
+    return zlib.compress(encode(read, source), 1)
 
 
-def encode(read: ReadPage) -> bytes:
+def encode(read: ReadPage, source: bytes | None = None) -> bytes:
     page = read.page
+    changes = delta(source.decode(), read.output) if read.output is not None and source is not None else None
     return orjson.dumps({
         "page": None if page is None else [page.doc_id, page.url, page.title, page.lang,
                                            [[c.anchor, list(c.heading_path), c.text, c.heading_text] for c in page.chunks]],
-        "output": read.output,
+        "output": read.output if changes is None else None,
+        "changes": changes,
         "skipped": read.skipped,
         "problem": read.problem,
     })
 
 
-def decode(raw: bytes) -> ReadPage:
+def decode(raw: bytes, source: bytes) -> ReadPage:
+    """The reading ``encode(read, source)`` stored: ``read``."""
     data = orjson.loads(raw)
     page = None
     if data["page"] is not None:
@@ -96,4 +104,5 @@ def decode(raw: bytes) -> ReadPage:
             Chunk(doc_id, anchor, tuple(path), text, lang, heading_text) for anchor, path, text, heading_text in chunks
         ))
     problem = tuple(data["problem"]) if data["problem"] else None
-    return ReadPage(page, data["output"], data["skipped"], problem)  # type: ignore[arg-type]
+    output = data["output"] if data["changes"] is None else changed(source.decode(), data["changes"])
+    return ReadPage(page, output, data["skipped"], problem)  # type: ignore[arg-type]
