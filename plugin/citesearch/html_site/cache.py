@@ -5,7 +5,8 @@ Keyed by the page's path and bytes and by the code and options that read it
 generator wrote and under the bytes ``index`` wrote, so both a fresh build of
 the generator and a second ``index`` over an indexed site find it.  Under the
 generator's bytes the page as written is kept as its differences from them
-(``delta``): a few KB, not the whole page.  Rows no
+(``delta``) and the key of the other row: a few KB, not the page and its
+passages again.  Rows no
 run used are dropped, so the cache holds one site.  Like the build cache, it
 only saves time: when it cannot be used, one warning says why and the run
 goes on without it.
@@ -16,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 import zlib
+from dataclasses import replace
 from pathlib import Path
 
 import orjson
@@ -50,14 +52,24 @@ class PageCache:
 
     def get(self, key: str, source: bytes) -> ReadPage | None:
         """The reading stored under ``key``: ``page_key`` of ``source``, the page's bytes."""
+        data = self._row(key)
+        if data is None or "written" not in data:
+            return None if data is None else decode(data)
+        read = self._row(data["written"])  # a page the reading rewrote: its reading is under the bytes written
+        if read is None:
+            return None
+        return replace(decode(read), output=changed(source.decode(), data["changes"]))
+
+    def _row(self, key: str) -> dict | None:
         row = self.db.execute("SELECT value FROM pages WHERE key = ?", (key,)).fetchone()
         if row is None:
             return None
         self.used.add(key)
-        return decode(zlib.decompress(row[0]), source)
+        return orjson.loads(zlib.decompress(row[0]))
 
     def put(self, key: str, read: ReadPage) -> None:
-        self.put_packed(key, pack(read))
+        if key not in self.used:  # a key names its reading: a row used (or made) this run is the same row
+            self.put_packed(key, pack(read))
 
     def put_packed(self, key: str, packed: bytes) -> None:
         """Store what ``pack`` made (the readers pack the pages they read: compressing is most of storing)."""
@@ -76,27 +88,38 @@ class PageCache:
         self.db.close()
 
 
-def pack(read: ReadPage, source: bytes | None = None) -> bytes:
-    """The row of ``read``; with ``source`` (the bytes read), the page as written is kept as its differences from them."""
-    return zlib.compress(encode(read, source), 1)
+def page_rows(stage: str, rel: str, source: bytes, read: ReadPage, written: bytes | None) -> tuple[tuple[str, bytes], ...]:
+    """(key, row) of a page's reading, under the bytes read (``source``) and the bytes written, if it was rewritten.
+
+    Under the bytes read, a rewritten page is kept as its differences from them and the key of the other
+    row (which holds the passages): a few KB, not the page and its passages again.
+    """
+    key = page_key(stage, rel, source)
+    if written is None or read.output is None:
+        return ((key, pack(read)),)
+    written_key = page_key(stage, rel, written)
+    changes = delta(source.decode(), read.output)
+    first = pack(read) if changes is None else zlib.compress(orjson.dumps({"written": written_key, "changes": changes}), 1)
+    return ((key, first), (written_key, pack(replace(read, output=None))))
 
 
-def encode(read: ReadPage, source: bytes | None = None) -> bytes:
+def pack(read: ReadPage) -> bytes:
+    return zlib.compress(encode(read), 1)
+
+
+def encode(read: ReadPage) -> bytes:
     page = read.page
-    changes = delta(source.decode(), read.output) if read.output is not None and source is not None else None
     return orjson.dumps({
         "page": None if page is None else [page.doc_id, page.url, page.title, page.lang,
                                            [[c.anchor, list(c.heading_path), c.text, c.heading_text] for c in page.chunks]],
-        "output": read.output if changes is None else None,
-        "changes": changes,
+        "output": read.output,
         "skipped": read.skipped,
         "problem": read.problem,
     })
 
 
-def decode(raw: bytes, source: bytes) -> ReadPage:
-    """The reading ``encode(read, source)`` stored: ``read``."""
-    data = orjson.loads(raw)
+def decode(data: dict) -> ReadPage:
+    """The reading ``encode`` stored (parsed)."""
     page = None
     if data["page"] is not None:
         doc_id, url, title, lang, chunks = data["page"]
@@ -104,5 +127,4 @@ def decode(raw: bytes, source: bytes) -> ReadPage:
             Chunk(doc_id, anchor, tuple(path), text, lang, heading_text) for anchor, path, text, heading_text in chunks
         ))
     problem = tuple(data["problem"]) if data["problem"] else None
-    output = data["output"] if data["changes"] is None else changed(source.decode(), data["changes"])
-    return ReadPage(page, output, data["skipped"], problem)  # type: ignore[arg-type]
+    return ReadPage(page, data["output"], data["skipped"], problem)  # type: ignore[arg-type]

@@ -35,7 +35,7 @@ from ..pipeline.parse import PARALLEL_MIN_DOCUMENTS, die_with_parent, fork_is_sa
 from ..pipeline.source_files import read_regular, shown_name
 from ..pipeline.write import StagedSite
 from ..version import __version__
-from .cache import PageCache, pack, page_key
+from .cache import PageCache, page_key, page_rows
 from .reader import IndexOptions, ReadPage, read_page
 from .widget import ASSETS_DIR, WidgetTags
 
@@ -240,11 +240,7 @@ def _read_file(rel: str, path: Path) -> _ReadNow:
     data = read_regular(path)
     result = _read(data, rel, _JOB.options, _JOB.widget)
     output = result.output.encode() if result.output is not None else None
-    rows: tuple[tuple[str, bytes], ...] = ()
-    if _JOB.stage is not None:
-        rows = ((page_key(_JOB.stage, rel, data), pack(result, data)),)
-        if output is not None:  # the page as written: known to the next run too
-            rows += ((page_key(_JOB.stage, rel, output), pack(replace(result, output=None))),)
+    rows = page_rows(_JOB.stage, rel, data, result, output) if _JOB.stage is not None else ()
     if output is not None:  # written here: a large site's pages (~100 MB) are not sent back to the main process
         _JOB.staged[rel] = output
     terms: tuple[str, ...] = ()
