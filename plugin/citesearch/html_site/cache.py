@@ -3,7 +3,10 @@
 Keyed by the page's path and bytes and by the code and options that read it
 (``cache.keys.stage_key``).  A page is stored twice: under the bytes the
 generator wrote and under the bytes ``index`` wrote, so both a fresh build of
-the generator and a second ``index`` over an indexed site find it.  Rows no
+the generator and a second ``index`` over an indexed site find it.  Under the
+generator's bytes the page as written is kept as its differences from them
+(``delta``) and the key of the other row: a few KB, not the page and its
+passages again.  Rows no
 run used are dropped, so the cache holds one site.  Like the build cache, it
 only saves time: when it cannot be used, one warning says why and the run
 goes on without it.
@@ -14,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 import zlib
+from dataclasses import replace
 from pathlib import Path
 
 import orjson
@@ -21,6 +25,7 @@ import orjson
 from ..cache.locations import claim
 from ..model import Chunk
 from ..pipeline.index import SearchPage
+from .delta import changed, delta
 from .reader import ReadPage
 
 DATABASE = "index.sqlite"
@@ -45,15 +50,26 @@ class PageCache:
         self.used: set[str] = set()
         self.new: dict[str, bytes] = {}
 
-    def get(self, key: str) -> ReadPage | None:
+    def get(self, key: str, source: bytes) -> ReadPage | None:
+        """The reading stored under ``key``: ``page_key`` of ``source``, the page's bytes."""
+        data = self._row(key)
+        if data is None or "written" not in data:
+            return None if data is None else decode(data)
+        read = self._row(data["written"])  # a page the reading rewrote: its reading is under the bytes written
+        if read is None:
+            return None
+        return replace(decode(read), output=changed(source.decode(), data["changes"]))
+
+    def _row(self, key: str) -> dict | None:
         row = self.db.execute("SELECT value FROM pages WHERE key = ?", (key,)).fetchone()
         if row is None:
             return None
         self.used.add(key)
-        return decode(zlib.decompress(row[0]))
+        return orjson.loads(zlib.decompress(row[0]))
 
     def put(self, key: str, read: ReadPage) -> None:
-        self.put_packed(key, pack(read))
+        if key not in self.used:  # a key names its reading: a row used (or made) this run is the same row
+            self.put_packed(key, pack(read))
 
     def put_packed(self, key: str, packed: bytes) -> None:
         """Store what ``pack`` made (the readers pack the pages they read: compressing is most of storing)."""
@@ -72,6 +88,21 @@ class PageCache:
         self.db.close()
 
 
+def page_rows(stage: str, rel: str, source: bytes, read: ReadPage, written: bytes | None) -> tuple[tuple[str, bytes], ...]:
+    """(key, row) of a page's reading, under the bytes read (``source``) and the bytes written, if it was rewritten.
+
+    Under the bytes read, a rewritten page is kept as its differences from them and the key of the other
+    row (which holds the passages): a few KB, not the page and its passages again.
+    """
+    key = page_key(stage, rel, source)
+    if written is None or read.output is None:
+        return ((key, pack(read)),)
+    written_key = page_key(stage, rel, written)
+    changes = delta(source.decode(), read.output)
+    first = pack(read) if changes is None else zlib.compress(orjson.dumps({"written": written_key, "changes": changes}), 1)
+    return ((key, first), (written_key, pack(replace(read, output=None))))
+
+
 def pack(read: ReadPage) -> bytes:
     return zlib.compress(encode(read), 1)
 
@@ -87,8 +118,8 @@ def encode(read: ReadPage) -> bytes:
     })
 
 
-def decode(raw: bytes) -> ReadPage:
-    data = orjson.loads(raw)
+def decode(data: dict) -> ReadPage:
+    """The reading ``encode`` stored (parsed)."""
     page = None
     if data["page"] is not None:
         doc_id, url, title, lang, chunks = data["page"]

@@ -35,14 +35,14 @@ from ..pipeline.parse import PARALLEL_MIN_DOCUMENTS, die_with_parent, fork_is_sa
 from ..pipeline.source_files import read_regular, shown_name
 from ..pipeline.write import StagedSite
 from ..version import __version__
-from .cache import PageCache, pack, page_key
+from .cache import PageCache, page_key, page_rows
 from .reader import IndexOptions, ReadPage, read_page
 from .widget import ASSETS_DIR, WidgetTags
 
 GENERATOR = {"name": "citesearch-index", "version": __version__}
 CACHE_MODULES = ("citesearch.html_site.reader", "citesearch.html_site.passages", "citesearch.html_site.widget",
-                 "citesearch.html_site.limits", "citesearch.html_site.cache", "citesearch.markdown_ext.chunk",
-                 "citesearch.markdown_ext.text", "citesearch.model", "citesearch.widget_tags")
+                 "citesearch.html_site.limits", "citesearch.html_site.cache", "citesearch.html_site.delta",
+                 "citesearch.markdown_ext.chunk", "citesearch.markdown_ext.text", "citesearch.model", "citesearch.widget_tags")
 PAGE_SUFFIXES = (".html", ".htm")
 _HTML_LANG = re.compile(rb"<html\b[^>]*?\blang\s*=\s*[\"']?([A-Za-z_-]+)", re.IGNORECASE)
 
@@ -108,7 +108,7 @@ def index_site(
         known: dict[str, ReadPage | None] = {}
         for rel, path, kind in entries:
             if kind == "file" and rel.lower().endswith(PAGE_SUFFIXES):
-                known[rel] = cache.get(page_key(stage, rel, read_regular(path))) if lookup else None  # type: ignore[union-attr]
+                known[rel] = _cached(cache, stage, rel, path) if lookup else None  # type: ignore[arg-type]
         todo = [(rel, path) for rel, path, _ in entries if rel in known and known[rel] is None]
         fresh = held.enter_context(read_pages(todo, job))
         for rel, path, kind in entries:
@@ -240,11 +240,7 @@ def _read_file(rel: str, path: Path) -> _ReadNow:
     data = read_regular(path)
     result = _read(data, rel, _JOB.options, _JOB.widget)
     output = result.output.encode() if result.output is not None else None
-    rows: tuple[tuple[str, bytes], ...] = ()
-    if _JOB.stage is not None:
-        rows = ((page_key(_JOB.stage, rel, data), pack(result)),)
-        if output is not None:  # the page as written: known to the next run too
-            rows += ((page_key(_JOB.stage, rel, output), pack(replace(result, output=None))),)
+    rows = page_rows(_JOB.stage, rel, data, result, output) if _JOB.stage is not None else ()
     if output is not None:  # written here: a large site's pages (~100 MB) are not sent back to the main process
         _JOB.staged[rel] = output
     terms: tuple[str, ...] = ()
@@ -267,6 +263,12 @@ def _received(page: SearchPage, terms: tuple[str, ...]) -> SearchPage:
     """A page from a reader: its terms in this process's numbers, as the build's parse results are (``lunr_index.packed``)."""
     numbers = numbered(terms)
     return replace(page, chunks=tuple(replace(c, terms=renumbered(c.terms, numbers)) for c in page.chunks))
+
+
+def _cached(cache: PageCache, stage: str, rel: str, path: Path) -> ReadPage | None:
+    """The page's reading from the cache, if it knows the page's bytes."""
+    data = read_regular(path)
+    return cache.get(page_key(stage, rel, data), data)
 
 
 def _read(data: bytes, rel: str, options: IndexOptions, widget: WidgetTags) -> ReadPage:
