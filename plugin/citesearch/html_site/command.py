@@ -293,11 +293,15 @@ def walk_site(site: Path, warnings: list[Problem]):
 
     for folder, dirs, files in os.walk(site, onerror=unreadable, followlinks=False):
         base = Path(folder)
+        # Site paths by strings (a rerun walks the 14,000 search files it then leaves out: a relative_to each was
+        # most of the walk), the folder's own once.
+        inside = os.path.relpath(folder, site).replace(os.sep, "/")
+        prefix = "" if inside == "." else f"{inside}/"
         for name in [*dirs, *files]:
-            path = base / name
-            rel = path.relative_to(site).as_posix()
+            rel = prefix + name
             if _ours(rel):
                 continue
+            path = base / name
             mode = os.lstat(path).st_mode
             if stat.S_ISLNK(mode):
                 real = Path(os.path.realpath(path))
@@ -308,7 +312,7 @@ def walk_site(site: Path, warnings: list[Problem]):
                 found.append((rel, path, "file"))
             elif not stat.S_ISDIR(mode):
                 warnings.append(Problem(rel, 1, "not a regular file; left out"))
-        dirs[:] = sorted(d for d in dirs if not (base / d).is_symlink() and not _ours((base / d).relative_to(site).as_posix() + "/"))
+        dirs[:] = sorted(d for d in dirs if not (base / d).is_symlink() and not _ours(f"{prefix}{d}/"))
     return sorted(found)
 
 
