@@ -197,11 +197,12 @@ def test_contract_js_is_generated_from_the_python_contract_into_every_site(basic
 
 def test_parsing_on_several_cores_gives_the_same_site(tmp_path: Path, monkeypatch):
     import citesearch.pipeline.parse
+    import citesearch.pipeline.workers
 
     build(BASIC_SITE, tmp_path / "one", no_cache=True)
     monkeypatch.setattr(citesearch.pipeline.parse, "PARALLEL_MIN_DOCUMENTS", 1)
     monkeypatch.setattr(citesearch.pipeline.parse.os, "cpu_count", lambda: 2)
-    monkeypatch.setattr(citesearch.pipeline.parse.threading, "active_count", lambda: 1)  # other tests' servers
+    monkeypatch.setattr(citesearch.pipeline.workers.threading, "active_count", lambda: 1)  # other tests' servers
     forked = []
     real_pool = citesearch.pipeline.parse.ProcessPoolExecutor
     monkeypatch.setattr(citesearch.pipeline.parse, "ProcessPoolExecutor", lambda *a, **k: forked.append(1) or real_pool(*a, **k))

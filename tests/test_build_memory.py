@@ -21,7 +21,7 @@ from citesearch.cache import search_cache
 from citesearch.config import Config
 from citesearch.engine import analyzer
 from citesearch.model import Document
-from citesearch.pipeline import lunr_index, parse
+from citesearch.pipeline import lunr_index, parse, workers
 from citesearch.pipeline.load import load_documents
 from citesearch.pipeline.lunr_index import chunk_counts, counted, field_counts, packed, term_rows_from_counts, unpacked
 from conftest import BASIC_SITE
@@ -71,7 +71,7 @@ def _parsed(monkeypatch, parallel: bool):
     parser = parse.Parser(config, {d.rel_path: d.url for d in documents})
     monkeypatch.setattr(parse, "PARALLEL_MIN_DOCUMENTS", 1 if parallel else 10**9)
     monkeypatch.setattr(parse.os, "cpu_count", lambda: 2)
-    monkeypatch.setattr(parse.threading, "active_count", lambda: 1)  # other tests' servers
+    monkeypatch.setattr(workers.threading, "active_count", lambda: 1)  # other tests' servers
     return documents, parser.parse_many(documents)
 
 
@@ -176,7 +176,7 @@ def render_in_child(monkeypatch):
 
     monkeypatch.setattr(parse, "PARALLEL_MIN_DOCUMENTS", 1)
     monkeypatch.setattr(parse.os, "cpu_count", lambda: 2)
-    monkeypatch.setattr(parse.threading, "active_count", lambda: 1)  # other tests' servers
+    monkeypatch.setattr(workers.threading, "active_count", lambda: 1)  # other tests' servers
     forks = []
     real = write.StagedSite.fill_in_child
     monkeypatch.setattr(write.StagedSite, "fill_in_child", lambda self, fill: forks.append(1) or real(self, fill))

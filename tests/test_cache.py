@@ -226,6 +226,7 @@ NOT_INPUTS = {
         "citesearch.pipeline.lunr_index", "citesearch.engine.analyzer", "citesearch.engine.stemmer_en",
         "citesearch.engine.mark_ranges",
         "citesearch.pipeline.spool",  # where a build keeps the parse results until the end, not what they are
+        "citesearch.pipeline.workers",  # when and how the parse workers are forked, not what they make
     },
     "citesearch.pipeline.index": {"citesearch.engine.query"},  # the reader's side of engine.shards
 }

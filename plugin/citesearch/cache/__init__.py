@@ -9,8 +9,19 @@ changed), ``search_cache`` (the search files memo) and ``build_cache`` (one
 build's use of all of them, which never fails the build).
 """
 
-from .build_cache import BuildCache
 from .locations import LEGACY_DIR, check_location, for_output, for_preview
-from .parse_cache import Changes
+
+
+def __getattr__(name: str):
+    # The build's cache imports the Markdown parser: loaded when a build asks for it, not by ``citesearch index``.
+    if name == "BuildCache":
+        from .build_cache import BuildCache
+
+        return BuildCache
+    if name == "Changes":
+        from .parse_cache import Changes
+
+        return Changes
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = ["BuildCache", "Changes", "LEGACY_DIR", "check_location", "for_output", "for_preview"]

@@ -29,10 +29,10 @@ from ..engine import contract
 from ..errors import ContentError, Problem, UsageError
 from ..model import Chunk
 from ..pipeline.index import SearchPage, build_search_files
-from ..pipeline.lunr_index import field_counts, numbered, packed, renumbered
+from ..pipeline.lunr_index import field_counts, numbered, packed, renumber
 from ..pipeline.output_folder import MARKER_NAME, check_output_folder
-from ..pipeline.parse import PARALLEL_MIN_DOCUMENTS, die_with_parent, fork_is_safe
 from ..pipeline.source_files import read_regular, shown_name
+from ..pipeline.workers import PARALLEL_MIN_DOCUMENTS, die_with_parent, fork_is_safe
 from ..pipeline.write import StagedSite
 from ..version import __version__
 from .cache import PageCache, page_key, page_rows
@@ -124,7 +124,7 @@ def index_site(
                 read_now = next(fresh)
                 result, written = read_now.result, read_now.written
                 if result.page is not None:
-                    result = replace(result, page=_received(result.page, read_now.terms))
+                    _received(result.page, read_now.terms)
                 if cache is not None:
                     for row_key, row in read_now.packed:
                         cache.put_packed(row_key, row)
@@ -149,10 +149,10 @@ def index_site(
             else:
                 _carry(staged, rel, path, in_place)
         read = len(todo)
+        held.close()  # the readers are done: no thread of theirs is left, so the search files' writer may fork
         if strict and warnings:
             raise ContentError([Problem(w.path, w.line, f"{w.message} (warning, --strict)") for w in warnings])
-        search = _search_files(pages, options.default_lang, cache_dir if cache is not None else None, warnings)
-        staged.update(search)  # one file at a time from a memo (search_cache.StoredFiles)
+        search = _search_files(pages, options.default_lang, cache_dir if cache is not None else None, warnings, staged)
         index_bytes = sum(staged.sizes[name] for name in search)
         for name in widget.assets.files:
             staged[f"{ASSETS_DIR}/{name}"] = widget.assets.read(name)
@@ -169,22 +169,26 @@ def index_site(
     )
 
 
-def _search_files(pages: list[SearchPage], default_lang: str, cache_dir: Path | None, warnings: list[Problem]) -> Mapping[str, bytes]:
-    """The search files, from the last run when no page's passages changed (the build cache's memo)."""
-    if cache_dir is None:
-        return build_search_files(pages, default_lang, GENERATOR)
-    key = search_cache.search_key(pages, default_lang, GENERATOR)
-    try:
-        stored = search_cache.load(cache_dir, key)
-    except (OSError, ValueError):
-        stored = None
-    if stored is not None:
-        return stored
-    files = build_search_files(pages, default_lang, GENERATOR)
-    try:
-        search_cache.save(cache_dir, key, files)
-    except OSError as exc:
-        warnings.append(Problem(shown_name(cache_dir), 1, f"index cache not saved: {exc.strerror or exc}"))
+def _search_files(pages: list[SearchPage], default_lang: str, cache_dir: Path | None, warnings: list[Problem],
+                  staged: StagedSite) -> Mapping[str, bytes]:
+    """The search files, written into ``staged``: from the last run when no page's passages changed (the build
+    cache's memo), else made, and written by a second process as they are made."""
+    key = search_cache.search_key(pages, default_lang, GENERATOR) if cache_dir is not None else None
+    if cache_dir is not None:
+        try:
+            stored = search_cache.load(cache_dir, key)  # type: ignore[arg-type]
+        except (OSError, ValueError):
+            stored = None
+        if stored is not None:
+            staged.update(stored)  # one file at a time from the memo (search_cache.StoredFiles)
+            return stored
+    with staged.written_beside() as into:
+        files = build_search_files(pages, default_lang, GENERATOR, into)
+        if cache_dir is not None:  # while the last files are written
+            try:
+                search_cache.save(cache_dir, key, files)  # type: ignore[arg-type]
+            except OSError as exc:
+                warnings.append(Problem(shown_name(cache_dir), 1, f"index cache not saved: {exc.strerror or exc}"))
     return files
 
 
@@ -259,10 +263,12 @@ def _with_terms(chunks: tuple[Chunk, ...]) -> tuple[tuple[Chunk, ...], tuple[str
     return counted, tuple(vocabulary)
 
 
-def _received(page: SearchPage, terms: tuple[str, ...]) -> SearchPage:
-    """A page from a reader: its terms in this process's numbers, as the build's parse results are (``lunr_index.packed``)."""
+def _received(page: SearchPage, terms: tuple[str, ...]) -> None:
+    """A page from a reader: its terms put in this process's numbers, as the build's parse results are
+    (``lunr_index.packed``), in place: the page was made for this loop alone (unpickled, or read just now)."""
     numbers = numbered(terms)
-    return replace(page, chunks=tuple(replace(c, terms=renumbered(c.terms, numbers)) for c in page.chunks))
+    for chunk in page.chunks:
+        renumber(chunk.terms, numbers)  # type: ignore[arg-type]  # packed by the reader
 
 
 def _cached(cache: PageCache, stage: str, rel: str, path: Path) -> ReadPage | None:
@@ -289,11 +295,15 @@ def walk_site(site: Path, warnings: list[Problem]):
 
     for folder, dirs, files in os.walk(site, onerror=unreadable, followlinks=False):
         base = Path(folder)
+        # Site paths by strings (a rerun walks the 14,000 search files it then leaves out: a relative_to each was
+        # most of the walk), the folder's own once.
+        inside = os.path.relpath(folder, site).replace(os.sep, "/")
+        prefix = "" if inside == "." else f"{inside}/"
         for name in [*dirs, *files]:
-            path = base / name
-            rel = path.relative_to(site).as_posix()
+            rel = prefix + name
             if _ours(rel):
                 continue
+            path = base / name
             mode = os.lstat(path).st_mode
             if stat.S_ISLNK(mode):
                 real = Path(os.path.realpath(path))
@@ -304,7 +314,7 @@ def walk_site(site: Path, warnings: list[Problem]):
                 found.append((rel, path, "file"))
             elif not stat.S_ISDIR(mode):
                 warnings.append(Problem(rel, 1, "not a regular file; left out"))
-        dirs[:] = sorted(d for d in dirs if not (base / d).is_symlink() and not _ours((base / d).relative_to(site).as_posix() + "/"))
+        dirs[:] = sorted(d for d in dirs if not (base / d).is_symlink() and not _ours(f"{prefix}{d}/"))
     return sorted(found)
 
 

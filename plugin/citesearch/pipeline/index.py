@@ -273,28 +273,35 @@ def _tabled_lists(numbers, bounds, lists):
 
 
 def base64_strings(numbers, bounds) -> list[str]:
-    """``base64_numbers`` of each ``numbers[bounds[k]:bounds[k + 1]]`` (numpy int arrays), made whole."""
+    """``base64_numbers`` of each ``numbers[bounds[k]:bounds[k + 1]]`` (numpy int arrays), made whole.
+
+    A digit round at a time, each on only the numbers that still have a digit
+    (most have one or two): no pass over every number after the first.
+    """
     import numpy
 
     if len(numbers) and numbers.min() < 0:
         raise ValueError(f"a posting number is never negative, got {int(numbers.min())}")
-    length = numpy.ones(len(numbers), dtype=numpy.int64)  # digits of each number
-    rest = numbers >> 5
-    while rest.any():
-        length += rest > 0
-        rest >>= 5
+    digits = numpy.frombuffer(contract.POSTING_DIGITS.encode("ascii"), dtype=numpy.uint8)
+    more = numbers >= 32
+    length = more.astype(numpy.int64) + 1  # digits of each number
+    longer = numpy.flatnonzero(more)
+    rest = numbers[longer] >> 5
+    while len(longer):  # one more digit for the numbers of three digits and more, and so on
+        again = rest >= 32
+        longer, rest = longer[again], rest[again] >> 5
+        length[longer] += 1
     ends = numpy.cumsum(length)
     at = ends - length
     out = numpy.empty(int(ends[-1]) if len(ends) else 0, dtype=numpy.uint8)
-    digits = numpy.frombuffer(contract.POSTING_DIGITS.encode("ascii"), dtype=numpy.uint8)
-    rest, alive = numbers.copy(), numpy.arange(len(numbers))
-    while len(alive):  # the numbers' next digit, five bits at a time, low bits first
-        value = rest[alive]
-        more = value >= 32
-        out[at[alive]] = digits[(value & 31) | (more.astype(numpy.int64) << 5)]
-        rest[alive] = value >> 5
-        at[alive] += 1
-        alive = alive[more]
+    out[at] = digits[(numbers & 31) | (more.astype(numpy.int64) << 5)]  # each number's first digit: its low five bits
+    longer = numpy.flatnonzero(more)
+    rest, at = numbers[longer] >> 5, at[longer] + 1
+    while len(rest):  # the next digit of the numbers that have one
+        more = rest >= 32
+        out[at] = digits[(rest & 31) | (more.astype(numpy.int64) << 5)]
+        longer = numpy.flatnonzero(more)
+        rest, at = rest[longer] >> 5, at[longer] + 1
     text = out.tobytes().decode("ascii")
     cuts = numpy.concatenate(([0], ends))[bounds].tolist()
     return [text[a:b] for a, b in zip(cuts, cuts[1:])]

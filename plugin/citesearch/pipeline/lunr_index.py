@@ -107,6 +107,11 @@ def packed(counts: FieldCounts, vocabulary: dict[str, int] | None = None) -> arr
 
 def numbered(terms: Iterable[str], vocabulary: dict[str, int] | None = None) -> list[int]:
     """Each term's number in this process's vocabulary (or in ``vocabulary``); a new term gets the next one."""
+    if vocabulary is None:
+        try:  # after a site's first pages nearly every term is known: all looked up at once
+            return list(map(_NUMBERS.__getitem__, terms))
+        except KeyError:
+            pass
     numbers = _NUMBERS if vocabulary is None else vocabulary
     listed = _TERMS if vocabulary is None else None
     found = []
@@ -122,14 +127,19 @@ def numbered(terms: Iterable[str], vocabulary: dict[str, int] | None = None) -> 
 
 def renumbered(data: array, numbers: Sequence[int]) -> array:
     """``packed`` counts in a vocabulary of their own, in this process's numbers (``numbers[n]``: term n's)."""
-    fields = len(contract.FIELDS)
-    out = array("i", data[:fields])
-    at = fields
-    for size in data[:fields]:
-        out.extend(map(numbers.__getitem__, data[at:at + size]))
-        out.extend(data[at + size:at + 2 * size])
-        at += 2 * size
+    out = array("i", data)
+    renumber(out, numbers)
     return out
+
+
+def renumber(data: array, numbers: Sequence[int]) -> None:
+    """``renumbered`` in place: a page a reader sent is this process's own, no copy of its arrays is needed."""
+    number = numbers.__getitem__
+    at = len(contract.FIELDS)
+    for size in data[:at]:
+        if size:
+            data[at:at + size] = array("i", map(number, data[at:at + size]))
+        at += 2 * size
 
 
 def unpacked(data: array) -> FieldCounts:

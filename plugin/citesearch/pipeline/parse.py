@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import dataclasses
 import multiprocessing
 import os
-import signal
-import threading
 from concurrent.futures import ProcessPoolExecutor
 from typing import Sequence
 
@@ -26,6 +22,7 @@ from ..progress import Progress
 from .lunr_index import field_counts, packed
 from .markdown_names import without_markdown_suffix
 from .spool import PageSpool
+from .workers import PARALLEL_MIN_DOCUMENTS, die_with_parent, fork_is_safe
 
 from ..markdown_ext import chunk as chunk_extension
 from ..markdown_ext import configured
@@ -56,11 +53,6 @@ class DocumentTooComplex(Exception):
     def __init__(self, problem: Problem):
         super().__init__(problem)  # the only argument, so the exception pickles across processes
         self.problem = problem
-
-
-# Below this many documents, starting worker processes costs more than it saves
-# (two workers start in ~0.1 s; fastapi-en's 154 documents take ~2.6 s to parse).
-PARALLEL_MIN_DOCUMENTS = 50
 
 
 class Parser:
@@ -147,19 +139,8 @@ class Parser:
         return page if self.spool is None else self.spool.put(page)
 
 
-def fork_is_safe() -> bool:
-    """Whether this process may fork workers.
-
-    Workers are forked: "spawn" would re-run the caller's main module (a script
-    without a __main__ guard, an MkDocs plugin). fork() is only safe while this
-    process has no other thread (serve's watcher has): then work here.
-    """
-    return threading.active_count() == 1
-
-
 _worker_parser: Parser | None = None
 _worker_documents: Sequence[Document] = ()
-_PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
 def _start_worker(config: Config, urls: dict[str, str], documents: Sequence[Document], parent: int) -> None:
@@ -167,19 +148,6 @@ def _start_worker(config: Config, urls: dict[str, str], documents: Sequence[Docu
     die_with_parent(parent)
     _worker_parser = Parser(config, urls)
     _worker_documents = documents
-
-
-def die_with_parent(parent: int) -> None:
-    """End this forked process when the build process ends, even by SIGKILL.
-
-    An orphaned worker would keep the build cache's lock (a forked copy of its
-    file descriptor) and make every later build wait forever.
-    """
-    libc_name = ctypes.util.find_library("c")
-    if libc_name:
-        ctypes.CDLL(libc_name, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != parent:  # the parent died before prctl took effect
-        os._exit(1)
 
 
 def _parse_in_worker(position: int) -> tuple:

@@ -56,7 +56,10 @@ def _unlink_files(folder: Path, pool: ThreadPoolExecutor) -> None:
                             files.append(entry.name)
             except OSError:
                 pass
-            pending.append((fd, [pool.submit(_unlink, entry, fd) for entry in files]))
+            # A few futures a folder, each unlinking every THREADS-th file: a future per file (and its lock)
+            # was most of the CPU of removing a site of 14,000 search files.
+            shares = [files[i::THREADS] for i in range(min(THREADS, len(files)))]
+            pending.append((fd, [pool.submit(_unlink_all, share, fd) for share in shares]))
             if len(pending) > _OPEN_FOLDERS:  # close those whose files are gone, bar the subfolders' way in
                 referenced = set(parents)
                 for item in [item for item in pending if item[0] not in referenced]:
@@ -74,11 +77,12 @@ def _is_folder(entry: os.DirEntry) -> bool:
         return False
 
 
-def _unlink(name: str, folder_fd: int) -> None:
-    try:
-        os.unlink(name, dir_fd=folder_fd)
-    except OSError:
-        pass
+def _unlink_all(names: list[str], folder_fd: int) -> None:
+    for name in names:
+        try:
+            os.unlink(name, dir_fd=folder_fd)
+        except OSError:
+            pass
 
 
 def _close_when_done(fd: int, unlinks: list[Future]) -> None:

@@ -13,9 +13,11 @@ import contextlib
 import ctypes
 import ctypes.util
 import errno
+import fcntl
 import os
 import pickle
 import signal
+import struct
 import tempfile
 from pathlib import Path, PurePosixPath
 from typing import Callable, Iterator, Mapping, MutableMapping
@@ -24,6 +26,7 @@ from ..errors import CitesearchError, ContentError, UsageError
 from .output_folder import MARKER_NAME, check_output_folder_replaceable, marker_text
 from .remove_tree import remove_tree
 from .source_files import copy_regular, shown_name
+from .workers import die_with_parent, fork_is_safe
 from ..waiting import lock_exclusive
 
 _RENAME_EXCHANGE = 2
@@ -84,6 +87,7 @@ class StagedSite(MutableMapping[str, "bytes | Path"]):
         self.sizes: dict[str, int] = {}  # site path -> bytes written
         self._held = contextlib.ExitStack()
         self._tmp: Path | None = None
+        self._folder_name = ""  # str(self._tmp) once made: thousands of files are put under it
         self._made: set[str] = set()  # folders made in the temporary folder
         self._children: list[int] = []  # processes writing into the folder beside this one
 
@@ -103,13 +107,13 @@ class StagedSite(MutableMapping[str, "bytes | Path"]):
             self._children = []
             if self._tmp is not None:
                 remove_tree(self._tmp)
-                self._tmp = None
+                self._tmp, self._folder_name = None, ""
         finally:
             self._held.close()
 
     def __setitem__(self, rel: str, data: bytes | Path) -> None:
         # Paths as strings and files by os.open: thousands of search files, each a few µs of pathlib and io less.
-        dest = f"{self._folder()}/{_safe_relative(rel)}"
+        dest = f"{self._folder_name or self._folder()}/{_safe_relative(rel)}"
         with self._reported():
             parent = dest.rpartition("/")[0]
             if parent not in self._made:  # one mkdir per folder, not per file (thousands of search files)
@@ -153,8 +157,6 @@ class StagedSite(MutableMapping[str, "bytes | Path"]):
         if pid == 0:  # the child: no cleanup of the parent's may run here, so it leaves by os._exit
             try:
                 os.close(read_end)
-                from .parse import die_with_parent
-
                 die_with_parent(parent)
                 before = set(self.sizes)
                 fill(self)
@@ -183,6 +185,41 @@ class StagedSite(MutableMapping[str, "bytes | Path"]):
 
         return wait
 
+    @contextlib.contextmanager
+    def written_beside(self) -> Iterator[MutableMapping[str, bytes]]:
+        """A mapping whose files a forked process writes into the site while this one goes on (``fill_in_child``).
+
+        Creating thousands of small files is mostly the kernel's time: spent on the other core while the
+        caller makes the next ones.  The files stay readable in the mapping (their bytes, as given); they
+        are all on disk, counted in ``sizes``, when the block ends.  Written here when this process may not
+        fork (another thread runs) or has one core.
+        """
+        if (os.cpu_count() or 1) < 2 or not fork_is_safe():
+            yield _WrittenHere(self)
+            return
+        read_end, write_end = os.pipe()
+        with contextlib.suppress(OSError):  # a larger pipe: the writer may fall behind a little without stopping us
+            fcntl.fcntl(write_end, _F_SETPIPE_SZ, 1 << 20)
+
+        def write_all(site: StagedSite) -> None:
+            os.close(write_end)
+            with os.fdopen(read_end, "rb") as pipe:
+                while header := pipe.read(_FRAME.size):
+                    name_size, data_size = _FRAME.unpack(header)
+                    name, data = pipe.read(name_size), pipe.read(data_size)
+                    if len(name) != name_size or len(data) != data_size:
+                        raise EOFError("the files to write were cut short")
+                    site[name.decode("utf-8")] = data
+
+        wait = self.fill_in_child(write_all)
+        os.close(read_end)
+        files = _SentToChild(write_end)
+        try:
+            yield files
+        finally:
+            files.close()  # the writer stops at the end of its pipe; if this block failed, ``close`` kills it
+        wait()
+
     def publish(self) -> None:
         """Swap the written folder in place of ``out`` (checked again under the lock: it may have changed)."""
         tmp = self._folder()
@@ -207,6 +244,7 @@ class StagedSite(MutableMapping[str, "bytes | Path"]):
                     exc.filename = str(self.out.parent)
                     raise
                 self._tmp = tmp
+                self._folder_name = str(tmp)
                 os.chmod(tmp, 0o755)
                 if self.owned:
                     (tmp / MARKER_NAME).write_bytes(marker_text(()))  # the files are listed at publish
@@ -225,6 +263,57 @@ class StagedSite(MutableMapping[str, "bytes | Path"]):
             raise UsageError(
                 f"cannot write the site to {shown_name(self.given)}: {_reason(exc)}; nothing was replaced"
             ) from None
+
+
+_F_SETPIPE_SZ = 1031  # linux/fcntl.h
+_FRAME = struct.Struct("<IQ")  # a file sent to the writer: its name's bytes, its data's bytes, then both
+
+
+class _SentToChild(dict):
+    """Files kept here and sent down a pipe to the process that writes them (``StagedSite.written_beside``)."""
+
+    def __init__(self, fd: int):
+        super().__init__()
+        self.fd: int | None = fd
+
+    def __setitem__(self, rel: str, data: bytes) -> None:
+        super().__setitem__(rel, data)
+        if self.fd is None:
+            return
+        name = rel.encode("utf-8")
+        try:
+            _write_all(self.fd, [_FRAME.pack(len(name), len(data)), name, data])
+        except BrokenPipeError:  # the writer failed: its error is raised when it is waited for
+            self.close()
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+
+class _WrittenHere(dict):
+    """``written_beside`` without a second process: each file written as it is put."""
+
+    def __init__(self, site: StagedSite):
+        super().__init__()
+        self.site = site
+
+    def __setitem__(self, rel: str, data: bytes) -> None:
+        super().__setitem__(rel, data)
+        self.site[rel] = data
+
+
+def _write_all(fd: int, parts: list[bytes]) -> None:
+    """``os.writev`` until every byte is written (a pipe takes what fits)."""
+    views = [memoryview(part) for part in parts if part]
+    while views:
+        done = os.writev(fd, views)
+        while views and done >= len(views[0]):
+            done -= len(views[0])
+            views.pop(0)
+        if views and done:
+            views[0] = views[0][done:]
 
 
 def _failure(exc: BaseException) -> tuple:
@@ -260,11 +349,15 @@ def _write_file(path: str, data: bytes) -> None:
         os.close(fd)
 
 
-def _safe_relative(rel: str) -> PurePosixPath:
+def _safe_relative(rel: str) -> str:
+    """``rel`` as PurePosixPath writes it, refused when it leads outside the folder."""
+    parts = rel.split("/")
+    if "" not in parts and "." not in parts and ".." not in parts:  # already so (nearly every file): no PurePosixPath
+        return rel
     path = PurePosixPath(rel)
     if path.is_absolute() or ".." in path.parts or not path.parts:
         raise UsageError(f"refusing to write outside the output folder: {rel!r}")
-    return path
+    return str(path)
 
 
 def _swap_in(new: Path, out: Path) -> None:
