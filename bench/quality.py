@@ -11,8 +11,9 @@ its three rarest words, and 50 section headings that occur in one document
 only.  Each query knows its document and its sentence (or heading).
 
 **Held-out sites** (``--held-out``, or their names in ``--corpora``: httpx-docs,
-mkdocs-docs, typer-docs from ../shared/realsites, markdown-docs from
-Python-Markdown's source distribution on PyPI): real projects' docs folders,
+mkdocs-docs, typer-docs from ../shared/realsites; markdown-docs, Python-Markdown's
+docs folder from its source distribution on PyPI; bem-ru, the Russian docs of
+the BEM libraries from their npm tarballs): real projects' documentation,
 judged the same way.  They measure what readers of a site we never saw get,
 so they are reported and never used to choose a constant or a ranking
 criterion: tune on the shared corpora (even ids), report those sets' odd ids,
