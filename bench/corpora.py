@@ -48,12 +48,14 @@ HELD_OUT = (
     Corpus("mkdocs-docs", REALSITES_DIR / "mkdocs" / "docs", "en", "MkDocs"),
     Corpus("typer-docs", REALSITES_DIR / "typer" / "docs", "en", "Typer"),
     # Sites nobody here has read, as their registry packages ship them: Python-Markdown's docs folder
-    # (English); the Russian documentation of Yandex's BEM libraries, a .ru.md beside each block.
+    # (English); the Russian documentation of Yandex's BEM libraries, a .ru.md beside each block; Chinese below.
     Corpus("markdown-docs", PACKAGED_DIR / "markdown-docs", "en", "Python-Markdown",
            (Package("pypi", "markdown==3.11.3", root="docs/"),)),
     Corpus("bem-ru", PACKAGED_DIR / "bem-ru", "ru", "БЭМ",
            (Package("npm", "bem-core@5.0.0", suffix=".ru.md", folder="bem-core"),
             Package("npm", "bem-components@6.0.1", suffix=".ru.md", folder="bem-components"))),
+    # Vant 2.0.1's Chinese component docs (packages/<component>/zh-CN.md), which its npm tarball still shipped.
+    Corpus("vant-zh", PACKAGED_DIR / "vant-zh", "zh", "Vant", (Package("npm", "vant@2.0.1", suffix="zh-CN.md"),)),
 )
 
 
