@@ -28,7 +28,8 @@ Metrics, per set:
 * **passage@5**: the document is among the first five pages and the passage
   a reader lands on there -- the first result of that page -- holds every
   word of the sentence (heading queries: its heading path ends with the
-  heading), as ``relevance.passage_matches`` judges.
+  heading, or holds it when the heading's section has no text of its own
+  before its subsections), as ``relevance.passage_matches`` judges.
 
 citesearch runs through ``SiteSearch`` (the code behind ``citesearch search``)
 in a child process per version, each with its own ``plugin/`` on

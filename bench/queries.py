@@ -56,6 +56,7 @@ class Query:
     doc: str  # expected document: path without .md
     heading: str = ""  # heading queries: the heading text
     sentence: str = ""  # words queries: the sentence the words come from
+    bare: bool = False  # heading queries: its section has no text before its first subsection
 
 
 def doc_key(path: str) -> str:
@@ -203,6 +204,20 @@ def parse(markdown: str) -> tuple[list[str], list[str]]:
     return headings, sentences
 
 
+ANY_HEADING = re.compile(r"^(#{1,6})\s+\S")
+
+
+def bare_headings(markdown: str) -> set[str]:
+    """The H2/H3 headings (as ``parse`` gives them) whose next line with text is a
+    deeper heading: their section has no passage of its own, only subsections."""
+    bare, lines = set(), [line for line in markdown.splitlines() if line.strip()]
+    for line, after in zip(lines, lines[1:]):
+        m, deeper = HEADING.match(line), ANY_HEADING.match(after)
+        if m and deeper and len(deeper.group(1)) > len(m.group(1)):
+            bare.add(clean_inline(m.group(2), keep_code=True))
+    return bare
+
+
 def terms(text: str, lang: str) -> list[str]:
     if lang == "zh":
         return [run for run in HAN.findall(text) if 2 <= len(run) <= 6]
@@ -248,10 +263,11 @@ def judged_queries(corpus: Corpus, files: list[Path], sentences: int = 100, head
 
 def query_pools(corpus: Corpus, files: list[Path], words: int = 2) -> tuple[list[Query], list[Query]]:
     """Every heading query and every sentence query of the corpus, deduplicated by text."""
-    parsed = {}
+    parsed, bare = {}, {}
     for rel in files:
         text = (corpus.source / rel).read_text(encoding="utf-8")
         parsed[rel.as_posix()] = parse(text)
+        bare[rel.as_posix()] = bare_headings(text)
     heading_docs: dict[str, set[str]] = {}
     df: Counter = Counter()
     for path, (headings, sentences) in parsed.items():
@@ -264,7 +280,7 @@ def query_pools(corpus: Corpus, files: list[Path], words: int = 2) -> tuple[list
         for h in headings:
             meaningful = HAN.search(h) if corpus.lang == "zh" else WORD.search(h)
             if len(heading_docs[h.casefold()]) == 1 and meaningful:
-                heading_pool.append(Query(h, "heading", doc_key(path), heading=h))
+                heading_pool.append(Query(h, "heading", doc_key(path), heading=h, bare=h in bare[path]))
         for s in sentences:
             if long_enough(s, corpus.lang):
                 q = words_query(s, corpus.lang, df, max_df=max(2, 0.1 * len(parsed)), count=words)

@@ -6,9 +6,10 @@ display order).  Passages are scored for citesearch only, through
 ``citesearch.engine.search.SiteSearch`` -- the object behind ``citesearch search
 --json`` -- loaded once per site instead of once per query.  A passage is
 right when one of the first five results (chunks) is in the right document
-and either its heading path ends in the query's heading (heading queries) or
-its text holds every word of the sentence the query was made from (words
-queries).
+and either its heading path ends in the query's heading (heading queries; a
+bare heading, whose section has no text before its first subsection, is
+matched by a passage of a subsection too) or its text holds every word of the
+sentence the query was made from (words queries).
 """
 
 from __future__ import annotations
@@ -51,7 +52,10 @@ def _words(text: str) -> set[str]:
 
 def passage_matches(query: Query, heading: list[str], text: str) -> bool:
     if query.kind == "heading":
-        return bool(heading) and _squash(heading[-1]) == _squash(query.heading)
+        if heading and _squash(heading[-1]) == _squash(query.heading):
+            return True
+        # A bare heading has no passage of its own: a passage of one of its subsections is its section.
+        return query.bare and any(_squash(h) == _squash(query.heading) for h in heading)
     return _words(query.sentence) <= _words(text)
 
 

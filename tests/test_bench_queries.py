@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 import queries  # noqa: E402
-from relevance import _words  # noqa: E402
+from relevance import _words, passage_matches  # noqa: E402
 
 
 def test_a_heading_keeps_the_underscores_of_its_code_and_drops_emphasis():
@@ -86,6 +86,17 @@ def test_front_matter_is_not_prose():
 def test_a_folders_readme_is_its_index_page_as_mkdocs_publishes_it():
     assert queries.doc_key("dev-guide/README.md") == queries.doc_key("dev-guide/index.html") == "dev-guide"
     assert queries.doc_key("README.md") == "index"
+
+
+def test_a_bare_headings_section_is_landed_on_in_a_subsection_and_no_other_heading_is():
+    text = "## Build directories\n\n### theme\n\nSets the theme.\n\n## Preview\n\nServes the site.\n\n### dev_addr\n"
+    assert queries.bare_headings(text) == {"Build directories"}
+    bare = queries.Query("Build directories", "heading", "config", heading="Build directories", bare=True)
+    full = queries.Query("Preview", "heading", "config", heading="Preview")
+    assert passage_matches(bare, ["Configuration", "Build directories", "theme"], "Sets the theme.")
+    assert not passage_matches(full, ["Configuration", "Preview", "dev_addr"], "")
+    assert passage_matches(full, ["Configuration", "Preview"], "Serves the site.")
+    assert not passage_matches(bare, ["Configuration", "Preview"], "Serves the site.")
 
 
 # --- every word the judge asks for is on the page -----------------------------------------------------
