@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from queries import HAN, WORD, Query, doc_key
+from queries import HAN, Query, doc_key
 
 TOP = 5
 
@@ -46,8 +46,13 @@ def _squash(text: str) -> str:
     return re.sub(r"\W+", "", text.casefold())
 
 
+# A word of a spaced script (4+ letters, as ``queries.WORD``) that is not Chinese: Han characters count one by
+# one, so a run of them does not merge with the code beside it (在标签指定`name`属性 shows as 在标签指定name属性).
+SPACED_WORD = re.compile(r"[^\W\d_\u3400-\u9fff]{4,}")
+
+
 def _words(text: str) -> set[str]:
-    return {w.casefold() for w in WORD.findall(text)} | set("".join(HAN.findall(text)))
+    return {w.casefold() for w in SPACED_WORD.findall(text)} | set("".join(HAN.findall(text)))
 
 
 def passage_matches(query: Query, heading: list[str], text: str) -> bool:

@@ -99,6 +99,13 @@ def test_a_bare_headings_section_is_landed_on_in_a_subsection_and_no_other_headi
     assert not passage_matches(bare, ["Configuration", "Preview"], "Serves the site.")
 
 
+def test_a_chinese_sentence_whose_code_spans_the_judge_dropped_matches_the_passage_that_shows_them():
+    _, sentences = queries.parse("在标签指定`name`属性的情况下，`v-model`的值为当前标签的`name`\n")
+    query = queries.Query("在标签指定", "words", "tabbar", sentence=sentences[0])
+    assert passage_matches(query, ["Tabbar"], "在标签指定name属性的情况下，v-model的值为当前标签的name")
+    assert not passage_matches(query, ["Tabbar"], "在标签指定name属性的情况下")
+
+
 # --- every word the judge asks for is on the page -----------------------------------------------------
 
 PROSE = ["reader", "sentence", "client", "timeout", "heading", "plugin", "theme", "server", "request", "answer"]
