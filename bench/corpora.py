@@ -13,12 +13,16 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from packaged_docs import Package, unpack
+
 BENCH_DIR = Path(__file__).resolve().parent
 REPO_DIR = BENCH_DIR.parent
 WORK_DIR = BENCH_DIR / "work"
 # The shared material sits beside the repository; a worktree elsewhere names it.
 SHARED_DIR = Path(os.environ.get("CITESEARCH_SHARED", REPO_DIR.parent / "shared"))
 CORPORA_DIR = SHARED_DIR / "corpora"
+REALSITES_DIR = SHARED_DIR / "realsites"
+PACKAGED_DIR = WORK_DIR / "packaged"  # documents unpacked from registry packages (packaged_docs.py)
 
 
 @dataclass(frozen=True)
@@ -27,6 +31,7 @@ class Corpus:
     source: Path  # read-only folder of Markdown files
     lang: str  # default document language
     title: str
+    packages: tuple[Package, ...] = ()  # registry packages whose documents fill ``source`` on first use
 
 
 CORPORA = (
@@ -34,6 +39,23 @@ CORPORA = (
     Corpus("fastapi-ru", CORPORA_DIR / "fastapi-docs" / "ru", "ru", "FastAPI (ru)"),
     Corpus("fastapi-zh", CORPORA_DIR / "fastapi-docs" / "zh", "zh", "FastAPI (zh)"),
     Corpus("rust-rfcs", CORPORA_DIR / "rust-rfcs", "en", "Rust RFCs"),
+)
+
+# Held-out sites: real projects' docs folders read as Markdown corpora, which the ranking is never tuned
+# on.  Their figures are reported, never used to choose a constant (bench/README.md, "Held-out sites").
+HELD_OUT = (
+    Corpus("httpx-docs", REALSITES_DIR / "httpx" / "docs", "en", "HTTPX"),
+    Corpus("mkdocs-docs", REALSITES_DIR / "mkdocs" / "docs", "en", "MkDocs"),
+    Corpus("typer-docs", REALSITES_DIR / "typer" / "docs", "en", "Typer"),
+    # Sites nobody here has read, as their registry packages ship them: Python-Markdown's docs folder
+    # (English); the Russian documentation of Yandex's BEM libraries, a .ru.md beside each block; Chinese below.
+    Corpus("markdown-docs", PACKAGED_DIR / "markdown-docs", "en", "Python-Markdown",
+           (Package("pypi", "markdown==3.11.3", root="docs/"),)),
+    Corpus("bem-ru", PACKAGED_DIR / "bem-ru", "ru", "БЭМ",
+           (Package("npm", "bem-core@5.0.0", suffix=".ru.md", folder="bem-core"),
+            Package("npm", "bem-components@6.0.1", suffix=".ru.md", folder="bem-components"))),
+    # Vant 2.0.1's Chinese component docs (packages/<component>/zh-CN.md), which its npm tarball still shipped.
+    Corpus("vant-zh", PACKAGED_DIR / "vant-zh", "zh", "Vant", (Package("npm", "vant@2.0.1", suffix="zh-CN.md"),)),
 )
 
 
@@ -61,4 +83,8 @@ def copy_markdown(source: Path, files: list[Path], dest: Path) -> None:
 
 
 def available(corpora=CORPORA) -> list[Corpus]:
+    """The corpora that can be read here, after unpacking the packages they come from."""
+    for corpus in corpora:
+        if corpus.packages and not corpus.source.is_dir():
+            unpack(corpus.packages, corpus.source)
     return [c for c in corpora if c.source.is_dir()]

@@ -11,10 +11,16 @@ passage) it was made from:
   sentence order.  Chinese has no spaces, so there the query is the rarest
   run of 2-6 Han characters that stands between punctuation, spaces or
   Latin words (often one term, such as 请求体), not an arbitrary n-gram.
+
+Both are made only from text a reader sees on the page (``parse``): real
+sites' Markdown holds front matter, comments, styles, indented code, tables,
+attribute lists and API-generator directives (``::: module.Class`` with its
+options), none of which a query may come from.
 """
 
 from __future__ import annotations
 
+import html
 import random
 import re
 from collections import Counter
@@ -50,13 +56,16 @@ class Query:
     doc: str  # expected document: path without .md
     heading: str = ""  # heading queries: the heading text
     sentence: str = ""  # words queries: the sentence the words come from
+    bare: bool = False  # heading queries: its section has no text before its first subsection
 
 
 def doc_key(path: str) -> str:
-    """One spelling for document ids, page URLs and source paths, so they compare."""
+    """One spelling for document ids, page URLs and source paths, so they compare.
+    A folder's ``README.md`` is its index page, as MkDocs publishes it
+    (``dev-guide/README.md`` -> ``dev-guide/``)."""
     path = path.split("#", 1)[0].split("?", 1)[0].strip("/")
     path = re.sub(r"\.(md|html)$", "", path)
-    path = re.sub(r"(^|/)index$", "", path).strip("/")
+    path = re.sub(r"(^|/)(index|readme)$", "", path, flags=re.IGNORECASE).strip("/")
     if not path:
         return "index"
     return re.sub(r"[^a-z0-9/]+", "-", path.lower()).strip("-")
@@ -64,6 +73,12 @@ def doc_key(path: str) -> str:
 
 CODE_SPAN = re.compile(r"`([^`]*)`")
 KEPT = re.compile("\ue000(\\d+)\ue001")  # a kept code span's place while the markup around it goes
+# attr_list's braces ({#id}, {: #id }, { .label .pending }, {.internal-link target=_blank}): markup, not text;
+# a brace of prose ({name}, {exc.request.url!r}) stays.
+ATTR_LIST = re.compile(r"\{:?\s*[#.][^}]*\}|\{:[^}]*\}|\{\s*[\w-]+=[^}]*\}")
+# Emphasis: any run of asterisks; underscores only at a word's edge, since an underscore inside a word
+# (site_url, show_root_heading) is shown as written by Python-Markdown and every CommonMark renderer.
+EMPHASIS = re.compile(r"\*{1,3}|(?<![^\W_])_{1,3}|_{1,3}(?![^\W_])")
 
 
 def clean_inline(text: str, keep_code: bool = False) -> str:
@@ -71,7 +86,7 @@ def clean_inline(text: str, keep_code: bool = False) -> str:
     about a sentence's wording (dropped), but are part of a heading (kept
     verbatim: ``target_feature`` keeps its underscore, which is code, not
     emphasis)."""
-    text = re.sub(r"\{\s*#[^}]*\}", "", text)  # explicit heading ids
+    text = ATTR_LIST.sub("", text)
     spans: list[str] = []
 
     def keep(m: re.Match) -> str:
@@ -82,38 +97,104 @@ def clean_inline(text: str, keep_code: bool = False) -> str:
     text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)  # links and images
     text = re.sub(r"\[([^\]]*)\]\[[^\]]*\]", r"\1", text)
     text = re.sub(r"<[^>]+>", " ", text)
-    text = re.sub(r"[*_]{1,3}", "", text)
-    text = KEPT.sub(lambda m: spans[int(m.group(1))], text)
+    text = EMPHASIS.sub("", text)
+    text = html.unescape(KEPT.sub(lambda m: spans[int(m.group(1))], text))  # &nbsp; is a space, not "nbsp"
     return re.sub(r"\s+", " ", text).strip(" #")
 
 
+# Blocks whose lines a reader never sees as prose, or not as one sentence; each runs to a blank line.
+# The first line of a list item, a table row or a quote is left out (a sentence made of it would start
+# mid-item); its continuation lines go with it, else they make a sentence of half a link or half an item.
+LIST_ITEM = re.compile(r"^\s*([-*+]|\d+[.)])(\s|$)")
+TABLE_RULE = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)+\|?\s*$")  # under a table's header row
+DIRECTIVE = re.compile(r"^\s*:::")  # mkdocstrings / mkautodoc: the page shows the API's text, not this
+HTML_BLOCK = re.compile(r"^\s*<")
+CONTAINER = re.compile(r"^(!!!|\?\?\?\+?|===) ")  # admonitions, collapsible blocks, content tabs
+# Raw HTML whose inside is never text on the page, whatever blank lines it holds.
+HIDDEN_HTML = {"<!--": "-->", "<style": "</style>", "<script": "</script>"}
+
+
+def indent(line: str) -> int:
+    return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
+
+
 def parse(markdown: str) -> tuple[list[str], list[str]]:
-    """Headings (H2/H3) and prose sentences of one document, markup removed."""
+    """Headings (H2/H3) and prose sentences of one document, markup removed.
+    Only text a reader sees on the page counts: not front matter, comments,
+    raw HTML, fenced or indented code, nor the directives of API generators."""
     headings, paragraphs, current = [], [], []
-    in_fence = False
-    for line in markdown.splitlines():
+    lines = markdown.splitlines()
+    if lines and lines[0].strip() == "---":  # YAML front matter: the page's metadata
+        end = next((i for i, line in enumerate(lines[1:], 1) if line.strip() in ("---", "...")), 0)
+        lines = lines[end + 1:]
+    in_fence, skip_block, hidden_until, code_indent = False, False, "", None
+    prose_indent, blank_before = 0, True
+
+    def end_paragraph() -> None:
+        if current:
+            paragraphs.append(" ".join(current))
+            current.clear()
+
+    for line in lines:
+        plain = line.strip()
+        if hidden_until:
+            hidden_until = "" if hidden_until in line else hidden_until
+            continue
+        if code_indent is not None and (not plain or indent(line) >= code_indent):
+            continue  # inside an indented code block
+        code_indent = None
         if FENCE.match(line):
             # A code block ends the paragraph before it: the text after it is
             # another block (and passage), not the same sentence.
-            if current:
-                paragraphs.append(" ".join(current))
-                current = []
+            end_paragraph()
             in_fence = not in_fence
             continue
         if in_fence:
             continue
+        if not plain:
+            end_paragraph()
+            skip_block, blank_before = False, True
+            continue
+        if blank_before and indent(line) >= prose_indent + 4:
+            # Indented code (after a blank line, four columns in from the prose around it).  An
+            # admonition's or a tab's body set off by a blank line looks the same and is left out too.
+            end_paragraph()
+            code_indent = prose_indent + 4
+            continue
+        blank_before = False
+        opener = next((o for o in HIDDEN_HTML if plain.lower().startswith(o)), None)
+        if opener:
+            end_paragraph()
+            hidden_until = "" if HIDDEN_HTML[opener] in plain[len(opener):] else HIDDEN_HTML[opener]
+            continue
         m = HEADING.match(line)
-        plain = line.strip()
-        if m or not plain or plain[0] in "|<{/!>#[-*+=" or plain[:1].isdigit():
-            if current:
-                paragraphs.append(" ".join(current))
-                current = []
-            if m:
-                headings.append(clean_inline(m.group(2), keep_code=True))
+        if m:  # a heading also ends a list or a table above it
+            end_paragraph()
+            headings.append(clean_inline(m.group(2), keep_code=True))
+            skip_block, prose_indent = False, indent(line)
+            continue
+        if skip_block:
+            continue
+        wide = line.expandtabs(4)
+        item = LIST_ITEM.match(wide)
+        if item or DIRECTIVE.match(line) or HTML_BLOCK.match(line) or plain[0] in "|>":
+            end_paragraph()
+            skip_block = True
+            if item:  # the item's later paragraphs stand at its text's column; its code four further in
+                prose_indent = len(wide) - len(wide[item.end():].lstrip())
+            continue
+        if TABLE_RULE.match(line):  # the paragraph so far was the table's header row
+            current.clear()
+            skip_block = True
+            continue
+        prose_indent = indent(line)
+        if plain[0] in "{/!#[=-*+" or plain[0].isdigit():  # one line of markup: snippets, admonition titles
+            end_paragraph()
+            if CONTAINER.match(plain):  # its body is prose four columns in, its code four further
+                prose_indent += 4
             continue
         current.append(plain)
-    if current:
-        paragraphs.append(" ".join(current))
+    end_paragraph()
     sentences = [
         s.strip()
         for p in paragraphs
@@ -121,6 +202,20 @@ def parse(markdown: str) -> tuple[list[str], list[str]]:
         if s.strip()
     ]
     return headings, sentences
+
+
+ANY_HEADING = re.compile(r"^(#{1,6})\s+\S")
+
+
+def bare_headings(markdown: str) -> set[str]:
+    """The H2/H3 headings (as ``parse`` gives them) whose next line with text is a
+    deeper heading: their section has no passage of its own, only subsections."""
+    bare, lines = set(), [line for line in markdown.splitlines() if line.strip()]
+    for line, after in zip(lines, lines[1:]):
+        m, deeper = HEADING.match(line), ANY_HEADING.match(after)
+        if m and deeper and len(deeper.group(1)) > len(m.group(1)):
+            bare.add(clean_inline(m.group(2), keep_code=True))
+    return bare
 
 
 def terms(text: str, lang: str) -> list[str]:
@@ -168,10 +263,11 @@ def judged_queries(corpus: Corpus, files: list[Path], sentences: int = 100, head
 
 def query_pools(corpus: Corpus, files: list[Path], words: int = 2) -> tuple[list[Query], list[Query]]:
     """Every heading query and every sentence query of the corpus, deduplicated by text."""
-    parsed = {}
+    parsed, bare = {}, {}
     for rel in files:
         text = (corpus.source / rel).read_text(encoding="utf-8")
         parsed[rel.as_posix()] = parse(text)
+        bare[rel.as_posix()] = bare_headings(text)
     heading_docs: dict[str, set[str]] = {}
     df: Counter = Counter()
     for path, (headings, sentences) in parsed.items():
@@ -184,7 +280,7 @@ def query_pools(corpus: Corpus, files: list[Path], words: int = 2) -> tuple[list
         for h in headings:
             meaningful = HAN.search(h) if corpus.lang == "zh" else WORD.search(h)
             if len(heading_docs[h.casefold()]) == 1 and meaningful:
-                heading_pool.append(Query(h, "heading", doc_key(path), heading=h))
+                heading_pool.append(Query(h, "heading", doc_key(path), heading=h, bare=h in bare[path]))
         for s in sentences:
             if long_enough(s, corpus.lang):
                 q = words_query(s, corpus.lang, df, max_df=max(2, 0.1 * len(parsed)), count=words)

@@ -6,9 +6,10 @@ display order).  Passages are scored for citesearch only, through
 ``citesearch.engine.search.SiteSearch`` -- the object behind ``citesearch search
 --json`` -- loaded once per site instead of once per query.  A passage is
 right when one of the first five results (chunks) is in the right document
-and either its heading path ends in the query's heading (heading queries) or
-its text holds every word of the sentence the query was made from (words
-queries).
+and either its heading path ends in the query's heading (heading queries; a
+bare heading, whose section has no text before its first subsection, is
+matched by a passage of a subsection too) or its text holds every word of the
+sentence the query was made from (words queries).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from queries import HAN, WORD, Query, doc_key
+from queries import HAN, Query, doc_key
 
 TOP = 5
 
@@ -45,13 +46,21 @@ def _squash(text: str) -> str:
     return re.sub(r"\W+", "", text.casefold())
 
 
+# A word of a spaced script (4+ letters, as ``queries.WORD``) that is not Chinese: Han characters count one by
+# one, so a run of them does not merge with the code beside it (在标签指定`name`属性 shows as 在标签指定name属性).
+SPACED_WORD = re.compile(r"[^\W\d_\u3400-\u9fff]{4,}")
+
+
 def _words(text: str) -> set[str]:
-    return {w.casefold() for w in WORD.findall(text)} | set("".join(HAN.findall(text)))
+    return {w.casefold() for w in SPACED_WORD.findall(text)} | set("".join(HAN.findall(text)))
 
 
 def passage_matches(query: Query, heading: list[str], text: str) -> bool:
     if query.kind == "heading":
-        return bool(heading) and _squash(heading[-1]) == _squash(query.heading)
+        if heading and _squash(heading[-1]) == _squash(query.heading):
+            return True
+        # A bare heading has no passage of its own: a passage of one of its subsections is its section.
+        return query.bare and any(_squash(h) == _squash(query.heading) for h in heading)
     return _words(query.sentence) <= _words(text)
 
 

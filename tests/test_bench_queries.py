@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import html
+import re
 import sys
 from pathlib import Path
 
+import markdown
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 import queries  # noqa: E402
+from relevance import _words, passage_matches  # noqa: E402
 
 
 def test_a_heading_keeps_the_underscores_of_its_code_and_drops_emphasis():
@@ -18,3 +25,131 @@ def test_a_sentence_does_not_run_across_a_code_block():
     text = "It might turn into the following:\n```rust\nlet x = 1;\n```\nIt is untested whether this works.\n"
     _, sentences = queries.parse(text)
     assert sentences == ["It might turn into the following:", "It is untested whether this works."]
+
+
+def test_an_underscore_inside_a_word_stays_and_emphasis_goes():
+    headings, sentences = queries.parse("### site_url\n\nSet the [site_url] of the _whole_ site, as __bold__ says it.\n")
+    assert headings == ["site_url"]
+    assert sentences == ["Set the [site_url] of the whole site, as bold says it."]
+
+
+def test_attribute_lists_are_markup_not_words():
+    text = ("## Phases of processing {: #stages }\n\n"
+            "Read the [CLI Options](options.md){.internal-link target=_blank} page first, then the { .label } rest.\n")
+    headings, sentences = queries.parse(text)
+    assert headings == ["Phases of processing"]
+    assert sentences == ["Read the CLI Options page first, then the rest."]
+
+
+def test_an_api_directive_and_its_options_make_no_sentence():
+    text = ("::: mkdocs.plugins.BasePlugin.on_startup\n    options:\n        show_root_heading: false\n"
+            "        show_root_toc_entry: false\n\n::: httpx.Client\n    :docstring:\n    :members: headers cookies params\n\n"
+            "The client keeps its connections open between several requests.\n")
+    assert queries.parse(text)[1] == ["The client keeps its connections open between several requests."]
+
+
+def test_comments_styles_and_html_blocks_make_no_sentence():
+    text = ("<!--\nThis note for editors is never shown on the page.\n\nNor is this paragraph of it.\n-->\n"
+            "<style>\nlabel { color: #000000; font-weight: 600; display: inline-block; }\n\n</style>\n"
+            "<div class=\"card\">\nA card whose words the page lays out apart.\n</div>\n\n"
+            "Readers see this sentence.\n")
+    assert queries.parse(text)[1] == ["Readers see this sentence."]
+
+
+def test_indented_code_is_not_prose_but_an_admonitions_body_is():
+    text = ("Write this:\n\n    import bleach\n    from bleach_whitelist import markdown_tags\n\n"
+            "!!! note \"Title\"\n\n    This is not a CommonMark implementation at all.\n\n"
+            "        indented = code(inside, the_note)\n\nBack to prose.\n")
+    assert queries.parse(text)[1] == ["Write this:", "This is not a CommonMark implementation at all.", "Back to prose."]
+
+
+def test_a_table_and_its_entities_make_no_sentence():
+    text = ("Option | Effect\n-------|-------\n&nbsp; &nbsp; [Abbreviations] | adds abbreviations\n\n"
+            "A&nbsp;sentence after the table.\n")
+    assert queries.parse(text)[1] == ["A sentence after the table."]
+
+
+def test_a_list_items_lines_go_with_it_and_its_paragraphs_are_prose():
+    text = ("* Various bug fixes have been made. See the [commit\n  log](https://github.com/x/y/commits/master) for a\n"
+            "  complete history.\n\n    A later paragraph of the item is prose.\n\n        but_this = 'is code'\n"
+            "## A heading right after a list\n")
+    headings, sentences = queries.parse(text)
+    assert sentences == ["A later paragraph of the item is prose."]
+    assert headings == ["A heading right after a list"]
+
+
+def test_front_matter_is_not_prose():
+    text = "---\ntitle: A title that is only metadata of the page\n---\n\nThe page says this.\n"
+    assert queries.parse(text)[1] == ["The page says this."]
+
+
+def test_a_folders_readme_is_its_index_page_as_mkdocs_publishes_it():
+    assert queries.doc_key("dev-guide/README.md") == queries.doc_key("dev-guide/index.html") == "dev-guide"
+    assert queries.doc_key("README.md") == "index"
+
+
+def test_a_bare_headings_section_is_landed_on_in_a_subsection_and_no_other_heading_is():
+    text = "## Build directories\n\n### theme\n\nSets the theme.\n\n## Preview\n\nServes the site.\n\n### dev_addr\n"
+    assert queries.bare_headings(text) == {"Build directories"}
+    bare = queries.Query("Build directories", "heading", "config", heading="Build directories", bare=True)
+    full = queries.Query("Preview", "heading", "config", heading="Preview")
+    assert passage_matches(bare, ["Configuration", "Build directories", "theme"], "Sets the theme.")
+    assert not passage_matches(full, ["Configuration", "Preview", "dev_addr"], "")
+    assert passage_matches(full, ["Configuration", "Preview"], "Serves the site.")
+    assert not passage_matches(bare, ["Configuration", "Preview"], "Serves the site.")
+
+
+def test_a_chinese_sentence_whose_code_spans_the_judge_dropped_matches_the_passage_that_shows_them():
+    _, sentences = queries.parse("在标签指定`name`属性的情况下，`v-model`的值为当前标签的`name`\n")
+    query = queries.Query("在标签指定", "words", "tabbar", sentence=sentences[0])
+    assert passage_matches(query, ["Tabbar"], "在标签指定name属性的情况下，v-model的值为当前标签的name")
+    assert not passage_matches(query, ["Tabbar"], "在标签指定name属性的情况下")
+
+
+# --- every word the judge asks for is on the page -----------------------------------------------------
+
+PROSE = ["reader", "sentence", "client", "timeout", "heading", "plugin", "theme", "server", "request", "answer"]
+HIDDEN = ["bleach", "whitelist", "docstring", "members", "options", "toggle", "colour", "editor", "secret", "style"]
+prose_words = st.lists(st.sampled_from(PROSE), min_size=6, max_size=9).map(" ".join)
+hidden_words = st.lists(st.sampled_from(HIDDEN), min_size=3, max_size=6).map(" ".join)
+
+
+@st.composite
+def inline(draw) -> str:
+    """A prose line: words a reader sees, marked up in the ways real docs mark them up."""
+    words = draw(prose_words).split()
+    at = draw(st.integers(0, len(words) - 1))
+    words[at] = draw(st.sampled_from([
+        "_{w}_", "**{w}**", "{w}_{w}", "[{w}](https://example.org/{h}_{h}/{h}){{.internal-link target=_blank}}",
+        "`{h}`", "{w}&nbsp;{w}", "<kbd>{w}</kbd>",
+    ])).format(w=words[at], h=draw(st.sampled_from(HIDDEN)))
+    return " ".join(words) + "."
+
+
+@st.composite
+def block(draw) -> str:
+    h = draw(hidden_words)
+    return draw(st.sampled_from([
+        "{p}\n", "{p}\n{p}\n", "## {p} {{: #{h0} }}\n", "```\n{h}\n```\n", "Code:\n\n    {h}\n    {h}\n",
+        "* {p}\n  {p} [{h0}\n  {h0}](https://{h0}.org/{h0}) {h}\n\n    {p}\n\n        {h}\n",
+        "!!! note \"{p}\"\n\n    {p}\n\n        {h}\n", "!!! note\n    {p}\n",
+        "{h0} | {h0}\n---|---\n{h} | &nbsp; {h}\n", "<!--\n{h}\n\n{h}\n-->\n", "<style>\n{h}\n\n{h}\n</style>\n",
+        "<div class=\"{h0}\">\n{h}\n</div>\n",
+    ])).format(p=draw(inline()), h=h, h0=h.split()[0])
+
+
+def shown(page: str, code_spans: bool) -> set[str]:
+    """The words a reader sees on a rendered page outside code blocks, comments
+    and styles; inside code spans too when ``code_spans`` (a heading keeps its code)."""
+    hidden = r"<(pre|style|script)\b.*?</\1>|<!--.*?-->" + ("" if code_spans else r"|<code>.*?</code>")
+    return _words(html.unescape(re.sub(r"<[^>]+>", "", re.sub(hidden, " ", page, flags=re.S))))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(block(), min_size=1, max_size=6))
+def test_every_word_of_a_judged_sentence_or_heading_is_shown_on_the_page(blocks):
+    text = "\n".join(blocks)
+    page = markdown.markdown(text, extensions=["admonition", "attr_list", "tables", "fenced_code"])
+    headings, sentences = queries.parse(text)
+    assert _words(" ".join(sentences)) <= shown(page, code_spans=False)
+    assert _words(" ".join(headings)) <= shown(page, code_spans=True)
