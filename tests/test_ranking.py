@@ -108,13 +108,48 @@ def test_the_passage_saying_the_words_as_typed_is_found_below_the_shown_ones():
 
 
 def test_only_the_first_pages_read_more_passages_than_they_show():
-    # Eight pages of five passages each (page p: refs 10p..10p+4): the first WIDE_PAGES have five read, the others three.
+    # Fourteen pages of five passages each (page p: refs 10p..10p+4): the first WIDE_PAGES have five read, the
+    # others of the first SCREEN_PAGES three (the passages shown), the next ones up to REFINED_PAGES one, the last none.
     qw = words("alpha", prefix=False)
-    refs = [10 * p + i for p in range(8) for i in range(5)]
-    rows = [row("alpha", dict.fromkeys(refs, 1.0), {10 * p: 8.0 - p for p in range(8)})]
+    refs = [10 * p + i for p in range(14) for i in range(5)]
+    rows = [row("alpha", dict.fromkeys(refs, 1.0), {10 * p: 14.0 - p for p in range(14)})]
     ranked = rank.rank(qw, rows, {})
     read = rank.refined_refs(ranked, 3)
-    assert [len([r for r in read if r // 10 == p]) for p in range(8)] == [5] * rank.WIDE_PAGES + [3] * (8 - rank.WIDE_PAGES)
+    wide, screen, refined = rank.WIDE_PAGES, rank.SCREEN_PAGES, rank.REFINED_PAGES
+    assert (wide, screen, refined) == (3, 10, 11)
+    assert [len([r for r in read if r // 10 == p]) for p in range(14)] == [5] * wide + [3] * (screen - wide) + [1] * (
+        refined - screen) + [0] * (14 - refined)
+    assert [r for r in read if r // 10 >= screen] == [10 * p for p in range(screen, refined)]  # each page's first
+
+
+def beyond_the_screen_case(typed: tuple[int, ...]) -> dict:
+    """Twelve pages of three passages (page p: refs 10p..10p+2), ordered by page BM25; every passage holds the
+    words by stem, those ``typed`` say them as typed."""
+    qw = words("declaration gives", prefix=False)
+    refs = [10 * p + i for p in range(12) for i in range(3)]
+    rows = [row(t, dict.fromkeys(refs, 1.0), {10 * p: 12.0 - p for p in range(12)}) for w in qw for t in w.terms]
+    texts = {r: (["Page", "Data"], "The type declaration gives validation.") if r in typed
+             else (["Page", "Declare"], "Declarations give data.") for r in refs}
+    return {"query": "declaration gives", "prefix": False, "rows": rows, "texts": texts,
+            "scores": {r: 3.0 - r % 10 for r in refs}}
+
+
+def _refined(case: dict) -> list[rank.Ranked]:
+    qw = words(case["query"], prefix=False)
+    ranked = rank.rank(qw, case["rows"], case["scores"])
+    assert order(ranked) == [10 * p for p in range(12)]
+    texts = {ref: case["texts"][ref] for ref in rank.refined_refs(ranked, 3)}
+    return rank.refine(ranked, qw, texts, case["query"], prefix=False, per_page=3)
+
+
+def test_a_page_beyond_the_first_screen_comes_back_by_its_sentence():
+    # The 11th page's first passage says the words as typed: refined, it comes first; the 12th's is not read.
+    pages = _refined(beyond_the_screen_case((100, 110)))
+    assert order(pages) == [100] + [10 * p for p in range(10)] + [110]
+    assert [p.explain()["forms"] for p in pages] == [2] + [0] * 11
+    assert pages[0].passages[0].ref == 100
+    # Beyond the first screen only a page's first passage is read: its second saying the words leaves it in place.
+    assert order(_refined(beyond_the_screen_case((101,)))) == [10 * p for p in range(12)]
 
 
 def test_a_heading_is_a_sentence_only_under_the_heading_the_query_fits_best():
@@ -160,6 +195,14 @@ def test_a_cjk_word_on_its_own_beats_the_same_run_inside_a_longer_one():
     pages = rank.refine(rank.rank(qw, rows, {}), qw, texts, "类型", prefix=False, per_page=3)
     assert order(pages) == [1, 0]
     assert [(p.explain()["forms"], p.explain()["whole"]) for p in pages] == [(1, 1), (1, 0)]
+    # ... and before the page holding the run in a heading: CJK text spells out no word boundary.
+    headed = [row(t, {0: 1.0, 1: 1.0}, {0: 1.0, 1: 1.0}, heading=(0,)) for w in qw for t in w.terms]
+    texts[0] = (["甲", "类型提示"], texts[0][1])
+    first_stage = rank.rank(qw, headed, {})
+    assert order(first_stage) == [0, 1]
+    pages = rank.refine(first_stage, qw, texts, "类型", prefix=False, per_page=3)
+    assert order(pages) == [1, 0]
+    assert [(p.explain()["whole"], p.explain()["heading"]) for p in pages] == [(1, 0), (0, 1)]
     # A word of a spaced script is already a whole word: ``whole`` is ``forms`` there.
     forms = rank.typed_forms("declaration gives", False)
     for text in ("A declaration gives it.", "The declarations give it.", "declaration"):
@@ -256,6 +299,11 @@ def test_python_and_node_refine_random_cases_alike():
                            for w in words("declaration gives", prefix=False) for t in w.terms],
                   "texts": {r: (["Page", "Declare"], "Declarations give data.") if r % 10 < 4
                             else (["Page", "Data"], "The type declaration gives validation.") for r in refs}})
+    cases += [beyond_the_screen_case((100, 110)), beyond_the_screen_case((101,))]  # beyond the first screen
+    qw = words("类型", prefix=False)  # a CJK word whole before the page with it in a longer heading run
+    cases.append({"query": "类型", "prefix": False, "scores": {},
+                  "rows": [row(t, {0: 1.0, 1: 1.0}, {0: 1.0, 1: 1.0}, heading=(0,)) for w in qw for t in w.terms],
+                  "texts": {0: (["甲", "类型提示"], "使用类型提示声明参数。"), 1: (["乙"], "参数还可以声明为 bool 类型，并自动转换。")}})
     payload = [{"query": c["query"], "prefix": c["prefix"], "rows": c["rows"],
                 "words": [_word(w) for w in words(c["query"], prefix=c["prefix"])],
                 "scores": [[ref, score] for ref, score in c["scores"].items()],
@@ -301,8 +349,8 @@ def test_results_come_grouped_by_page_with_the_rest_counted(capsys, content_buil
 def test_explain_prints_the_criteria_that_placed_each_result(capsys, content_built):
     assert main(["search", "--site", str(content_built), "--lang", "en", "--explain", "fuzzy matching"]) == 0
     out = capsys.readouterr().out
-    assert ("page 1: words 2, typos 0, sentence 2, proximity 2, forms 2, sentence_forms 2, heading 2, exact 2, title 0, "
-            "fit 0.5, whole 2, headline") in out
+    assert ("page 1: words 2, typos 0, sentence 2, proximity 2, forms 2, sentence_forms 2, whole 2, heading 2, exact 2, "
+            "title 0, fit 0.5, headline") in out
     assert "passage: words 2, typos 0, sentence 2, forms 2, sentence_forms 2, heading 2, exact 2, section " in out
 
 

@@ -28,7 +28,7 @@ pytestmark = pytest.mark.browser
 WIDGET_LIMIT = 20  # results the widget shows (LIMIT in citesearch.js)
 WIDGET_FIRST = 5  # results shown before the others' texts are in (FIRST in citesearch.js)
 WIDGET_PAGES = 5  # pages rendered until "More results" (PAGES in citesearch.js)
-REFINED_PAGES = 10  # pages ranking orders by their texts (engine/rank.py), whose texts come first
+REFINED_PAGES = 11  # pages ranking orders by their texts (engine/rank.py), whose texts come first
 
 
 def quotes(page):  # type: ignore[no-untyped-def]

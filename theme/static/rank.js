@@ -342,7 +342,12 @@ function listed(words, { found, sorted }, scores, { scoredPages = Infinity, list
 
 // --- Second stage (rank.py `refine`): the first screen of pages, by what
 // their first passages say (`refinedRefs`).
-export const REFINED_PAGES = 10;
+// The first screen and the next pages (rank.py: a sentence query's page that
+// the first stage puts 11th comes back by its sentence).
+export const REFINED_PAGES = 11;
+// The pages a reader sees first: refine reads their shown passages, and one
+// passage of each page after them.
+export const SCREEN_PAGES = 10;
 // Passages read on each of the first WIDE_PAGES of those pages to choose the
 // shown ones (rank.py: the passage whose sentence says the query is often a
 // page's 4th or 5th).
@@ -351,7 +356,8 @@ export const WIDE_PAGES = 3;
 
 // How many passages of the n-th page (from 0) `refine` reads.
 export function readPerPage(n, perPage) {
-  return n < WIDE_PAGES ? Math.max(perPage, REFINED_PASSAGES) : perPage;
+  if (n < WIDE_PAGES) return Math.max(perPage, REFINED_PASSAGES);
+  return n < SCREEN_PAGES ? perPage : Math.min(perPage, 1);
 }
 
 // The refs whose [heading path, text] `refine` reads.
@@ -464,8 +470,11 @@ function placed(criteria, after) {
 export const REFINED_PASSAGE_CRITERIA = placed(PASSAGE_CRITERIA, {
   typos: SENTENCE, sentence: FORMS, forms: SENTENCE_FORMS, exact: SECTION, section: WHOLE,
 });
-// Pages: the words as typed before heading words too (rank.py).
-const REFINED_AFTER = { typos: SENTENCE, proximity: FORMS, forms: SENTENCE_FORMS, exact: TITLE, title: FIT, fit: WHOLE };
+// Pages: the words as typed before heading words too, a CJK word whole
+// before heading words (rank.py).
+const REFINED_AFTER = {
+  typos: SENTENCE, proximity: FORMS, forms: SENTENCE_FORMS, sentence_forms: WHOLE, exact: TITLE, title: FIT,
+};
 export const REFINED_PAGE_CRITERIA = placed(PAGE_CRITERIA, REFINED_AFTER);
 const REFINED = ["sentence", "forms", "sentence_forms", "title", "fit", "whole"];
 
