@@ -153,3 +153,16 @@ def test_every_word_of_a_judged_sentence_or_heading_is_shown_on_the_page(blocks)
     headings, sentences = queries.parse(text)
     assert _words(" ".join(sentences)) <= shown(page, code_spans=False)
     assert _words(" ".join(headings)) <= shown(page, code_spans=True)
+
+
+def test_a_passage_holds_a_chinese_sentence_whose_run_markup_set_apart():
+    # The page drops the markup around 撰写本文时, which the judge's sentence
+    # keeps as a run of its own; the passage says 在撰写本文时 in one run.
+    import relevance
+
+    sentence = "不过，在 撰写本文时 ，Swagger UI 并不支持显示 JSON Schema 中数据的多个示例。"
+    query = queries.Query("撰写本文时", "words", "tutorial/schema-extra-example", sentence=sentence)
+    page = "这样做时，这些示例会成为一部分。\n不过，在撰写本文时，Swagger UI 并不支持显示 JSON Schema 中数据的多个示例。"
+    assert relevance.passage_matches(query, [], page)
+    assert not relevance.passage_matches(query, [], page.replace("撰写", "编写"))
+    assert not relevance.passage_matches(query, [], page.replace("Swagger", "Redoc"))

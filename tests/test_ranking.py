@@ -187,6 +187,38 @@ def test_a_passage_whose_one_sentence_says_the_words_as_typed_comes_first():
     assert [[p.explain()[c] for c in ("sentence", "forms", "sentence_forms")] for p in page.passages] == [[2, 2, 2], [2, 2, 1]]
 
 
+def test_a_passage_that_says_the_query_at_once_comes_before_one_that_says_it_further_down():
+    # Both passages have a sentence saying both words as typed; lunr prefers the one that says it in its
+    # fifth sentence.  Said at once (within OPENING_UNITS units) comes first; past them, lunr's score decides.
+    qw = words("parameter cookies", prefix=False)
+    rows = [row(t, {0: 1.0, 1: 1.0}, {0: 1.0}) for w in qw for t in w.terms]
+    late = "It reads headers. It reads status. It reads more. It filters. Declare a parameter for cookies."
+    texts = {0: (["Page", "Headers"], late), 1: (["Page", "Use"], "You declare a parameter as for cookies. Then more.")}
+
+    def order(texts):
+        (page,) = rank.refine(rank.rank(qw, rows, {0: 3.0, 1: 1.0}), qw, texts, "parameter cookies",
+                              prefix=False, per_page=3)
+        return [(p.ref, p.explain()["opening"]) for p in page.passages]
+
+    assert order(texts) == [(1, 0), (0, rank.OPENING_UNITS)]
+    far = {0: texts[0], 1: (["Page", "Use"], "One. Two. Three. Four. You declare a parameter as for cookies.")}
+    assert order(far) == [(0, rank.OPENING_UNITS), (1, rank.OPENING_UNITS)]
+    # A passage saying only a part of the query at once is not the answer: no one sentence says both.
+    part = {0: texts[0], 1: (["Page", "Use"], "Cookies first. Then a parameter.")}
+    assert order(part) == [(0, rank.OPENING_UNITS), (1, 0)]
+
+
+def test_a_cjk_word_said_whole_comes_before_a_heading_that_holds_it_in_a_longer_run():
+    # 攻击 whole in a sentence (between ） and 。) and in the heading 攻击示例 over a passage that says it
+    # only inside 攻击者: the heading's word counts after the word said whole.
+    qw = words("攻击", prefix=False)
+    rows = [row(t, {0: 1.0, 1: 1.0}, {0: 1.0}, heading=(0,)) for w in qw for t in w.terms]
+    texts = {0: (["检查", "攻击示例"], "假设有一个攻击者。"), 1: (["检查", "风险"], "可防御一类（CSRF）攻击。")}
+    (page,) = rank.refine(rank.rank(qw, rows, {0: 3.0, 1: 1.0}), qw, texts, "攻击", prefix=False, per_page=3)
+    assert [p.ref for p in page.passages] == [1, 0]
+    assert [[p.explain()[c] for c in ("whole", "heading")] for p in page.passages] == [[1, 0], [0, 1]]
+
+
 def test_a_cjk_word_on_its_own_beats_the_same_run_inside_a_longer_one():
     # 类型 in a longer run (类型提示, a compound) and on its own between code and punctuation: all else tied.
     qw = words("类型", prefix=False)
@@ -276,7 +308,8 @@ def test_python_and_node_rank_random_cases_alike():
 
 
 SAMPLE_TEXTS = ["The alpha betas declare it.", "Alphas beta: declared.", "Gamma and delta, said the gam.",
-                "请求体 与 路径参数", "请求 的 体", "请求体参数。请求体", "使用请求体，Fine. 请求体参数", "Обработка запросов и запрос", "delta alpho gamma"]
+                "请求体 与 路径参数", "请求 的 体", "请求体参数。请求体", "使用请求体，Fine. 请求体参数", "Обработка запросов и запрос", "delta alpho gamma",
+                "Gamma. Delta. Said. The alpha declared it.", "One. Two. Three. Four. Alpha declared."]
 
 
 def test_python_and_node_refine_random_cases_alike():
@@ -351,7 +384,8 @@ def test_explain_prints_the_criteria_that_placed_each_result(capsys, content_bui
     out = capsys.readouterr().out
     assert ("page 1: words 2, typos 0, sentence 2, proximity 2, forms 2, sentence_forms 2, whole 2, heading 2, exact 2, "
             "title 0, fit 0.5, headline") in out
-    assert "passage: words 2, typos 0, sentence 2, forms 2, sentence_forms 2, heading 2, exact 2, section " in out
+    assert ("passage: words 2, typos 0, sentence 2, forms 2, sentence_forms 2, whole 2, opening 0, heading 2, exact 2, "
+            "section ") in out
 
 
 def test_search_says_did_you_mean_when_only_typos_found_pages(capsys, tmp_path):

@@ -410,9 +410,19 @@ export function formsIn(analyzer, forms, text, { whole = false } = {}) {
 // The most typed forms one unit of the passage (a sentence, a code line, a
 // row; its heading path counts as one) holds as typed (rank.py `sentence_forms`).
 export function sentenceForms(analyzer, forms, heading, text) {
+  return sentenceFormsAt(analyzer, forms, heading, text)[0];
+}
+
+// [sentence_forms, the units of the text before the first that holds that
+// many] (0 when the heading path holds them, or when it is 0; rank.py).
+export function sentenceFormsAt(analyzer, forms, heading, text) {
   let best = heading.length ? formsIn(analyzer, forms, heading.join(" ")) : 0;
-  for (const unit of quoteModule.units(text)) best = Math.max(best, formsIn(analyzer, forms, text.slice(unit.start, unit.end)));
-  return best;
+  let at = 0;
+  quoteModule.units(text).forEach((unit, n) => {
+    const found = formsIn(analyzer, forms, text.slice(unit.start, unit.end));
+    if (found > best) [best, at] = [found, n];
+  });
+  return [best, at];
 }
 
 // The largest share of one heading's terms that the query words it holds
@@ -453,6 +463,10 @@ const SECTION = { name: "section", value: (p) => p.section, higherFirst: true };
 const SENTENCE_FORMS = { name: "sentence_forms", value: (p) => p.sentence_forms, higherFirst: true };
 // Typed words held whole: a CJK run as a whole run of the text (rank.py WHOLE).
 const WHOLE = { name: "whole", value: (p) => p.whole, higherFirst: true };
+// Passages only: the units of the text before the one that says every typed
+// word, counted up to OPENING_UNITS, else 0 (rank.py OPENING): said at once first.
+export const OPENING_UNITS = 3;
+const OPENING = { name: "opening", value: (p) => p.opening, higherFirst: false };
 
 function placed(criteria, after) {
   const result = [];
@@ -466,9 +480,9 @@ function placed(criteria, after) {
   return result;
 }
 
-// Passages: the words as typed before heading words (rank.py).
+// Passages: the words as typed, whole and said at once before heading words (rank.py).
 export const REFINED_PASSAGE_CRITERIA = placed(PASSAGE_CRITERIA, {
-  typos: SENTENCE, sentence: FORMS, forms: SENTENCE_FORMS, exact: SECTION, section: WHOLE,
+  typos: SENTENCE, sentence: FORMS, forms: SENTENCE_FORMS, sentence_forms: WHOLE, whole: OPENING, exact: SECTION,
 });
 // Pages: the words as typed before heading words too, a CJK word whole
 // before heading words (rank.py).
@@ -493,10 +507,12 @@ export function refine(analyzer, pages, words, texts, queryText, { prefix = true
       // The heading path is a sentence only of the passages under the heading
       // of that path the query fits best (rank.py).
       const named = section > 0 && section >= fit ? heading : [];
+      const [said, opening] = sentenceFormsAt(analyzer, forms, named, text);
       const values = {
         sentence: sentenceWords(analyzer, words, named, text, queryText, prefix),
         forms: formsIn(analyzer, forms, [...heading, text].join(" ")),
-        sentence_forms: sentenceForms(analyzer, forms, named, text),
+        sentence_forms: said,
+        opening: said === forms.length ? Math.min(opening, OPENING_UNITS) : 0,
         whole: formsIn(analyzer, forms, [...heading, text].join(" "), { whole: true }),
         title: heading.length && wordsIn(analyzer, words, heading[0]) === words.length ? 1 : 0,
         fit,
