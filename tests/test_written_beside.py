@@ -34,7 +34,14 @@ def forks(monkeypatch):
     return counted
 
 
-def test_files_put_beside_are_all_on_disk_with_their_sizes_when_the_block_ends(tmp_path, forks):
+@pytest.fixture
+def may_fork(monkeypatch):
+    """This process as a run of ``index`` is when the writer forks: no other thread.  The whole suite's
+    served sites leave threads in the test process, which would make every run here write in-process."""
+    monkeypatch.setattr(write_module, "fork_is_safe", lambda: True)
+
+
+def test_files_put_beside_are_all_on_disk_with_their_sizes_when_the_block_ends(tmp_path, forks, may_fork):
     out = tmp_path / "site"
     out.mkdir()  # a site another tool made (owned=False): replaced whole
     with StagedSite(out, owned=False) as site:
@@ -48,7 +55,7 @@ def test_files_put_beside_are_all_on_disk_with_their_sizes_when_the_block_ends(t
     assert files_on_disk(out) == FILES
 
 
-def test_a_failing_disk_in_the_writer_is_one_usage_error_and_nothing_is_replaced(tmp_path, forks, monkeypatch):
+def test_a_failing_disk_in_the_writer_is_one_usage_error_and_nothing_is_replaced(tmp_path, forks, may_fork, monkeypatch):
     out = tmp_path / "site"
     out.mkdir()
     (out / "old.html").write_text("old")
@@ -71,7 +78,7 @@ def test_a_failing_disk_in_the_writer_is_one_usage_error_and_nothing_is_replaced
     assert not list(tmp_path.glob(".site.tmp-*"))
 
 
-def test_a_failure_while_the_files_are_made_leaves_no_writer_and_no_temporary_folder(tmp_path, forks):
+def test_a_failure_while_the_files_are_made_leaves_no_writer_and_no_temporary_folder(tmp_path, forks, may_fork):
     out = tmp_path / "site"
     with pytest.raises(ZeroDivisionError):
         with StagedSite(out, owned=False) as site:

@@ -580,10 +580,10 @@ def _placed(criteria: Sequence[Criterion], after: dict[str, Criterion]) -> tuple
 # come before the first that says every typed word (``sentence_forms``),
 # counted up to ``OPENING_UNITS``: 0 when the heading path says them, or
 # when no one unit says them all (a passage saying a part at once is not
-# the answer).  The
-# reader lands at the top of the passage; of two passages that both say the
-# query, the one that says it at once (in what shows on landing) comes
-# first, not the one with a higher BM25 that says it eight sentences down.
+# the answer).  The reader lands at the top of the passage; of two passages
+# that both say the query, the one that says it at once (in what shows on
+# landing) comes first, not the one with a higher BM25 that says it eight
+# sentences down.
 # Counted no further, so two that say it further down are left to BM25.
 # Chosen on the even-numbered judged queries (bench/RESULTS-quality.md,
 # round 10) among no cap / 1 / 2 / 3 units and three places in the order.
