@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import signal
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,14 @@ def corpus(name: str) -> Path:
     if not path.is_dir():
         pytest.skip(f"shared corpus not found at {path}")
     return path
+
+
+def pytest_configure(config):
+    """The serve tests stop ``citesearch serve`` with Ctrl+C, as a user does.  A shell that starts the suite in
+    the background (``cmd &``) ignores SIGINT in it, and every process it starts inherits that: a handler
+    here (reset to the default in each process started) lets Ctrl+C reach them as from a terminal."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session", autouse=True)
