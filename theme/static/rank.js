@@ -407,14 +407,10 @@ export function formsIn(analyzer, forms, text, { whole = false } = {}) {
   return found;
 }
 
-// The most typed forms one unit of the passage (a sentence, a code line, a
-// row; its heading path counts as one) holds as typed (rank.py `sentence_forms`).
-export function sentenceForms(analyzer, forms, heading, text) {
-  return sentenceFormsAt(analyzer, forms, heading, text)[0];
-}
-
-// [sentence_forms, the units of the text before the first that holds that
-// many] (0 when the heading path holds them, or when it is 0; rank.py).
+// [the most typed forms one unit of the passage (a sentence, a code line, a
+// row; its heading path counts as one) holds as typed, the units of the text
+// before the first that holds that many] (0 when the heading path holds them,
+// or when it is 0; rank.py `sentence_forms_at`).
 export function sentenceFormsAt(analyzer, forms, heading, text) {
   let best = heading.length ? formsIn(analyzer, forms, heading.join(" ")) : 0;
   let at = 0;

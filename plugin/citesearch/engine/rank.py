@@ -487,19 +487,14 @@ def forms_in(forms: Sequence[tuple[str, str, bool]], text: str, *, whole: bool =
     return found
 
 
-def sentence_forms(forms: Sequence[tuple[str, str, bool]], heading: Sequence[str], text: str) -> int:
-    """The most typed ``forms`` one unit of the passage holds as typed (a
-    sentence, a code line, a table row; its heading path counts as one):
-    ``sentence`` and ``forms`` together, so "termination certificates" lands on
-    the sentence that says both, not on one saying "Termination" beside
-    another saying "certificates"."""
-    return sentence_forms_at(forms, heading, text)[0]
-
-
 def sentence_forms_at(forms: Sequence[tuple[str, str, bool]], heading: Sequence[str], text: str) -> tuple[int, int]:
-    """``sentence_forms`` and ``opening``: how many units of the text come
-    before the first that holds that many (0 when the heading path holds
-    them, or when it is 0)."""
+    """``sentence_forms``: the most typed ``forms`` one unit of the passage
+    holds as typed (a sentence, a code line, a table row; its heading path
+    counts as one): ``sentence`` and ``forms`` together, so "termination
+    certificates" lands on the sentence that says both, not on one saying
+    "Termination" beside another saying "certificates"; and, for ``opening``,
+    how many units of the text come before the first that holds that many (0
+    when the heading path holds them, or when it is 0)."""
     best, at = (forms_in(forms, " ".join(heading)), 0) if heading else (0, 0)
     for n, unit in enumerate(quote.units(text)):
         found = forms_in(forms, text[unit.start:unit.end])

@@ -105,8 +105,11 @@ def packed(counts: FieldCounts, vocabulary: dict[str, int] | None = None) -> arr
     return packed_
 
 
-def numbered(terms: Iterable[str], vocabulary: dict[str, int] | None = None) -> list[int]:
-    """Each term's number in this process's vocabulary (or in ``vocabulary``); a new term gets the next one."""
+def numbered(terms: Sequence[str], vocabulary: dict[str, int] | None = None) -> list[int]:
+    """Each term's number in this process's vocabulary (or in ``vocabulary``); a new term gets the next one.
+
+    A sequence, not any iterable: the bulk look-up may stop part way and start again from the first term.
+    """
     if vocabulary is None:
         try:  # after a site's first pages nearly every term is known: all looked up at once
             return list(map(_NUMBERS.__getitem__, terms))
