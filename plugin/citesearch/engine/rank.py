@@ -553,9 +553,10 @@ TITLE = Criterion("title", lambda p: p["title"])
 # "Query Parameters with a Pydantic Model").
 FIT = Criterion("fit", lambda p: p["fit"])
 # Passages only: the share of the passage's own section heading (the last of
-# its heading path) that the query words make up.  A heading query lands on
-# the section it names, not on a sub-section under it, nor on another
-# section of the page that merely mentions its words.
+# its heading path, or a bare heading it stands for: ``own_headings``) that
+# the query words make up.  A heading query lands on the section it names,
+# not on a sub-section under it, nor on another section of the page that
+# merely mentions its words.
 SECTION = Criterion("section", lambda p: p["section"])
 # The most query words one sentence holds as typed (``sentence_forms``): the
 # passage, and the page, whose one sentence says the words as typed.
