@@ -313,7 +313,7 @@ SAMPLE_TEXTS = ["The alpha betas declare it.", "Alphas beta: declared.", "Gamma 
 
 
 def test_python_and_node_refine_random_cases_alike():
-    # sentence, forms, sentence_forms, title, fit and whole come from the passages' texts and headings: both halves must agree.
+    # sentence, forms, sentence_forms, title, fit, whole and section come from the passages' texts and headings: both halves must agree.
     rng = random.Random(5)
     cases = []
     for _ in range(120):
@@ -321,8 +321,10 @@ def test_python_and_node_refine_random_cases_alike():
         case["query"] = rng.choice([case["query"], "alpha declared", "请求体", "запросы alpha", "gamma delt"])
         prefix = rng.random() < 0.5
         refs = {ref for row_ in case["rows"] for flat in row_[2:5] for ref in flat[::2]}
-        texts = {ref: ([rng.choice(SAMPLE_TEXTS) for _ in range(rng.randint(1, 3))], rng.choice(SAMPLE_TEXTS))
-                 for ref in refs}
+        texts = {}
+        for ref in refs:  # heading path, text and the bare headings it stands for (own_headings)
+            heading = [rng.choice(SAMPLE_TEXTS) for _ in range(rng.randint(1, 3))]
+            texts[ref] = (heading, rng.choice(SAMPLE_TEXTS), rng.randrange(len(heading)))
         cases.append({**case, "prefix": prefix, "texts": texts})
     # Eight pages whose 5th passage alone says the words as typed: read (and shown first) on the first WIDE_PAGES only.
     refs = [10 * p + i for p in range(8) for i in range(5)]

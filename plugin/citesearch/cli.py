@@ -237,6 +237,9 @@ def _search(args) -> int:
             _say(f"  page {result.page + 1}: {_criteria(result.page_criteria)}", sys.stdout)
             more = f"; {result.more_on_page} more on this page" if result.more_on_page else ""
             _say(f"  passage: {_criteria(result.criteria)}{more}", sys.stdout)
+            if result.bare:  # its section criterion counts them as its own heading
+                _say(f"  stands for the bare heading{'s' if result.bare > 1 else ''} "
+                     f"{' › '.join(result.heading[-1 - result.bare:-1])}: its first passage, the heading has no text", sys.stdout)
     return EXIT_OK
 
 

@@ -54,8 +54,8 @@ async function refined(text, pages) {
   const refs = rank.refinedRefs(pages, perPage);
   const texts = new Map();
   for (const ref of refs) {
-    const { heading, text: body } = await index.chunk(ref);
-    texts.set(ref, [heading, body]);
+    const { heading, text: body, bare } = await index.chunk(ref);
+    texts.set(ref, [heading, body, bare]);
   }
   return rank.refine(analyzer, pages, query.words(analyzer, text, { prefix }), texts, text, { prefix, perPage });
 }

@@ -421,6 +421,12 @@ export function sentenceFormsAt(analyzer, forms, heading, text) {
   return [best, at];
 }
 
+// The headings of a passage's path that are its own section's: the last, and
+// the `bare` headings above it that it stands for (rank.py `own_headings`).
+export function ownHeadings(heading, bare = 0) {
+  return heading.slice(-1 - bare);
+}
+
 // The largest share of one heading's terms that the query words it holds
 // make up (rank.py `covered`).
 export function covered(analyzer, words, heading) {
@@ -453,7 +459,8 @@ const SENTENCE = { name: "sentence", value: (p) => p.sentence, higherFirst: true
 const FORMS = { name: "forms", value: (p) => p.forms, higherFirst: true };
 const TITLE = { name: "title", value: (p) => p.title, higherFirst: true };
 const FIT = { name: "fit", value: (p) => p.fit, higherFirst: true };
-// Passages only: the share of the passage's own section heading that the query makes up.
+// Passages only: the largest share of the passage's own section heading (or
+// of a bare heading it stands for) that the query makes up.
 const SECTION = { name: "section", value: (p) => p.section, higherFirst: true };
 // The most query words one sentence holds as typed.
 const SENTENCE_FORMS = { name: "sentence_forms", value: (p) => p.sentence_forms, higherFirst: true };
@@ -488,7 +495,8 @@ const REFINED_AFTER = {
 export const REFINED_PAGE_CRITERIA = placed(PAGE_CRITERIA, REFINED_AFTER);
 const REFINED = ["sentence", "forms", "sentence_forms", "title", "fit", "whole"];
 
-// `texts`: ref -> [heading path, text] of the passages `refinedRefs` names.
+// `texts`: ref -> [heading path, text, bare] of the passages `refinedRefs`
+// names (bare: the bare headings it stands for, 0 when left out).
 export function refine(analyzer, pages, words, texts, queryText, { prefix = true, perPage }) {
   const forms = typedForms(analyzer, queryText, prefix);
   // In the order that ranked the pages for this query (a long query's evidence first).
@@ -497,8 +505,8 @@ export function refine(analyzer, pages, words, texts, queryText, { prefix = true
     const read = readPerPage(n, perPage);
     const measured = [];
     const shown = page.passages.slice(0, read).map((p) => {
-      const [heading, text] = texts.get(p.ref);
-      const section = covered(analyzer, words, heading.slice(-1));
+      const [heading, text, bare = 0] = texts.get(p.ref);
+      const section = covered(analyzer, words, ownHeadings(heading, bare));
       const fit = covered(analyzer, words, heading);
       // The heading path is a sentence only of the passages under the heading
       // of that path the query fits best (rank.py).

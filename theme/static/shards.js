@@ -411,14 +411,17 @@ export function createShardedIndex({ lunr, query, analyzer, entry, fields, load 
     return query.run(lunr, wider, analyzer, text, options);
   }
 
-  // {doc: {id, title, url}, anchor, heading, text} of a ref: one file, named by the ref alone.
+  // {doc: {id, title, url}, anchor, heading, text, bare} of a ref: one file, named by the ref alone.
   async function chunk(ref) {
     const data = await file(await chunkFile(entry.chunks, ref, file));
     const [docIndex, anchor, path, text] = data.chunks[ref - data.first];
+    // bare: the bare headings it stands for, 0 when not listed (chunk_bare in engine/shards.py).
+    const listed = (data.bare || []).find(([row]) => row === ref - data.first);
+    const bare = listed ? listed[1] : 0;
     const [id, title, url = id + PAGE_SUFFIX] = data.docs[docIndex];
     // 0 first in a heading path is the page's title (chunk_row in engine/shards.py).
     const heading = path.length && path[0] === 0 ? [title, ...path.slice(1)] : path;
-    return { doc: { id, title, url }, anchor, heading, text };
+    return { doc: { id, title, url }, anchor, heading, text, bare };
   }
 
   return { run, rows, terms, chunk, fields };

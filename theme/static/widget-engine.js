@@ -184,7 +184,7 @@ export function createEngine(assetsUrl, { searchUrl = new URL("../search/", asse
         const found = await mods.rank.search(mods.lunr, mods.analyzer, shard.index, text, { prefix, pages });
         const refs = mods.rank.refinedRefs(found.pages, perPage);
         const chunks = await Promise.all(refs.map((ref) => chunkOf(shard, ref)));
-        const texts = new Map(refs.map((ref, i) => [ref, [chunks[i].heading, chunks[i].text]]));
+        const texts = new Map(refs.map((ref, i) => [ref, [chunks[i].heading, chunks[i].text, chunks[i].bare]]));
         return { pages: mods.rank.refine(mods.analyzer, found.pages, words, texts, text, { prefix, perPage }), fuzzy: found.fuzzy, total: found.total };
       })
     );

@@ -123,7 +123,15 @@ list (``shards.chunk_file``).  ``chunks/<hash>.<n>.json``::
 
     {"first": 8,
      "docs":   [["guide/install", "Install", "guide/install.html"], ...],
-     "chunks": [[doc, "anchor", ["Title", "H2", "H3"], "plain text"], ...]}  # refs first, first+1, ...
+     "chunks": [[doc, "anchor", ["Title", "H2", "H3"], "plain text"], ...],  # refs first, first+1, ...
+     "bare":   [[row, n], ...]}  # only in a file with such a passage
+
+``bare`` lists the passages (by position in ``chunks``) that stand for
+``n`` *bare headings*: the ``n`` headings just above their own (the last
+of the path), which have no text, hence no passage, of their own, and
+whose first passage they are (``pipeline.bare_headings``); ``refine``
+counts those headings as the passage's own section heading.  Readers that
+predate it ignore it: no format change.
 
 ``doc`` indexes ``docs`` of the same file.  A docs row without a URL has
 the URL ``id + PAGE_SUFFIX``, and ``0`` first in a heading path stands for

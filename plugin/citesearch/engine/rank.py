@@ -503,6 +503,13 @@ def sentence_forms_at(forms: Sequence[tuple[str, str, bool]], heading: Sequence[
     return best, at
 
 
+def own_headings(heading: Sequence[str], bare: int = 0) -> Sequence[str]:
+    """The headings of a passage's path that are its own section's: the last,
+    and the ``bare`` headings above it that it stands for (headings with no
+    text of their own, whose first passage it is: ``pipeline.bare_headings``)."""
+    return heading[-1 - bare:]
+
+
 def covered(words: Sequence[Word], heading: Sequence[str]) -> float:
     """The largest share of one heading's terms (the page title, a section
     heading of the passage) that the query words it holds make up: 1 when the
@@ -546,9 +553,10 @@ TITLE = Criterion("title", lambda p: p["title"])
 # "Query Parameters with a Pydantic Model").
 FIT = Criterion("fit", lambda p: p["fit"])
 # Passages only: the share of the passage's own section heading (the last of
-# its heading path) that the query words make up.  A heading query lands on
-# the section it names, not on a sub-section under it, nor on another
-# section of the page that merely mentions its words.
+# its heading path, or a bare heading it stands for: ``own_headings``) that
+# the query words make up.  A heading query lands on the section it names,
+# not on a sub-section under it, nor on another section of the page that
+# merely mentions its words.
 SECTION = Criterion("section", lambda p: p["section"])
 # The most query words one sentence holds as typed (``sentence_forms``): the
 # passage, and the page, whose one sentence says the words as typed.
@@ -625,8 +633,8 @@ def refine(pages: list[Ranked], words: Sequence[Word], texts: dict[int, tuple], 
         read = read_per_page(n, per_page)
         shown, measured = [], []
         for p in page.passages[:read]:
-            heading, text = texts[p.ref]
-            section, fit = covered(words, heading[-1:]), covered(words, heading)
+            heading, text, *bare = texts[p.ref]
+            section, fit = covered(words, own_headings(heading, *bare)), covered(words, heading)
             # The heading path is a sentence only of the passages under the
             # heading the query fits best on that path (``section`` is
             # ``fit``): a query naming a section lands there, one naming the

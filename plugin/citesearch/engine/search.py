@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from . import analyzer, contract, query, quote, rank, suggest
-from .shards import ShardedIndex, chunk_row
+from .shards import ShardedIndex, chunk_bare, chunk_row
 from .site_files import SiteFiles, check_manifest
 from ..errors import UsageError
 
@@ -35,6 +35,7 @@ class Result:
     page_criteria: dict = None  # the values of rank.PAGE_CRITERIA that placed its page
     quote_kind: str = "text"  # "code": lines split by quote.CODE_LINE; "table": cells split by quote.CELL
     quote_header: str | None = None  # a quoted table row's header row
+    bare: int = 0  # the bare headings above its own that the passage stands for (``rank.own_headings``)
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,10 @@ class Shard:
         """``(doc, chunk, text)`` of a ref: ``[id, title, url]``, ``[doc, anchor, heading]``."""
         data = self.read(self.index.chunk_file(ref))
         return chunk_row(data, ref)
+
+    def bare(self, ref: int) -> int:
+        """The bare headings a ref stands for (``shards.chunk_bare``)."""
+        return chunk_bare(self.read(self.index.chunk_file(ref)), ref)
 
 
 class SiteSearch:
@@ -174,6 +179,7 @@ class SiteSearch:
             page_criteria=_rounded(page.explain()),
             quote_kind=found.kind if found else "text",
             quote_header=found.header if found else None,
+            bare=shard.bare(passage.ref),
         )
 
 
@@ -181,6 +187,7 @@ def _rounded(criteria: dict) -> dict:
     return {name: round(value, 6) if isinstance(value, float) else value for name, value in criteria.items()}
 
 
-def _heading_and_text(shard: Shard, ref: int) -> tuple[list, str]:
+def _heading_and_text(shard: Shard, ref: int) -> tuple[list, str, int]:
+    """What ``refine`` reads of a passage: its heading path, its text, the bare headings it stands for."""
     _, (_, _, heading), text = shard.chunk(ref)
-    return heading, text
+    return heading, text, shard.bare(ref)

@@ -78,6 +78,11 @@ def chunk_row(data: dict, ref: int) -> tuple[list, list, str]:
     return [doc_id, title, url[0] if url else doc_id + contract.PAGE_SUFFIX], [doc, anchor, heading], text
 
 
+def chunk_bare(data: dict, ref: int) -> int:
+    """The bare headings ``ref`` stands for, from its chunk file's ``bare``: 0 when not listed (``contract``)."""
+    return dict(data.get("bare", ())).get(ref - data["first"], 0)
+
+
 def term_files(entry: dict, load: Load) -> list[list]:
     """Every ``[first term, term file]`` of a language, in term order, from its term lists."""
     return [listed for _, name in entry["terms"] for listed in load(name)["terms"]]

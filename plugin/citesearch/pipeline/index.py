@@ -17,6 +17,7 @@ import orjson
 from ..engine import analyzer, contract
 from ..engine.shards import decoded, utf16_key
 from ..model import Chunk, ParsedDocument
+from .bare_headings import bare_counts_by_ref
 from .lunr_index import ChunkCounts, Weighed, rounded, term_row_batches, weighed_batches
 from .spool import ChunkRefs
 
@@ -24,7 +25,8 @@ from .spool import ChunkRefs
 # last build's files while none of it (nor any page field) changed.
 CACHE_MODULES = (__name__, "citesearch.pipeline.lunr_index", "citesearch.engine.analyzer",
                  "citesearch.engine.stemmer_en", "citesearch.engine.contract", "citesearch.engine.shards",
-                 "citesearch.model", "citesearch.engine.mark_ranges", "citesearch.pipeline.spool")
+                 "citesearch.model", "citesearch.engine.mark_ranges", "citesearch.pipeline.spool",
+                 "citesearch.pipeline.bare_headings")
 
 
 def cache_inputs(default_lang: str, generator: dict) -> dict:
@@ -570,12 +572,13 @@ def _chunk_files(chunks: list[Chunk], owners: list[SearchPage], files: dict[str,
     one chunk list the digests of ``CHUNK_GROUPS_PER_LIST`` groups.
     """
     per_file, per_group = contract.CHUNKS_PER_FILE, contract.CHUNKS_PER_FILE * contract.CHUNK_FILES_PER_GROUP
+    bare = bare_counts_by_ref(chunks, owners)  # read along with the rows below, ref by ref
     groups = []
     for group_first in range(0, len(chunks), per_group):
         bodies = []
         for first in range(group_first, min(group_first + per_group, len(chunks)), per_file):
             docs: dict[int, int] = {}  # id(page) -> position in this file's docs
-            doc_rows, chunk_rows = [], []
+            doc_rows, chunk_rows, bare_rows = [], [], []
             for ref in range(first, min(first + per_file, len(chunks))):
                 page = owners[ref]
                 if id(page) not in docs:
@@ -587,7 +590,10 @@ def _chunk_files(chunks: list[Chunk], owners: list[SearchPage], files: dict[str,
                 if heading and heading[0] == page.title:
                     heading[0] = 0  # the page's title, once in docs
                 chunk_rows.append([docs[id(page)], chunk.anchor, heading, chunk.text])
-            bodies.append(dumps({"first": first, "docs": doc_rows, "chunks": chunk_rows}))
+                if stands := next(bare):
+                    bare_rows.append([ref - first, stands])
+            body = {"first": first, "docs": doc_rows, "chunks": chunk_rows}
+            bodies.append(dumps({**body, "bare": bare_rows} if bare_rows else body))
         name = digest(b"\0".join(bodies))[: contract.HASH_LENGTH]
         for position, body in enumerate(bodies):
             files[contract.chunk_file_name(name, position)] = body
