@@ -42,3 +42,9 @@ def test_term_counts_stay_right_when_the_word_memo_is_cleared_part_way(monkeypat
     text = "Running runs the runner; " + "x" * (MAX_WORD_LENGTH + 1) + " ran running RUNS caresses caress a b c d"
     assert list(term_counts(text).items()) == list(Counter(analyze(text)).items())
     assert len(analyzer._ASCII_TERMS) <= 3
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(codec="utf-8") | st.sampled_from("\ud800\udfff"), max_size=40))
+def test_term_counts_of_any_code_points_even_lone_surrogates(text):
+    assert list(term_counts(text).items()) == list(Counter(analyze(text)).items())

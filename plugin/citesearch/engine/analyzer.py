@@ -276,16 +276,17 @@ def analyze(text: str) -> list[str]:
 def term_counts(text: str) -> dict[str, int]:
     """How often each term of ``analyze(text)`` occurs, in first-seen order (``Counter(analyze(text))``).
 
-    ASCII text (most chunks) is split at C speed (``bytes.translate``, then
-    ``split``) and its words mapped to terms by a dict that stems each word the
-    first time it is seen: no Python step per word.  Other text: its pieces are
+    ASCII text (most chunks, and those whose other characters are quotes,
+    dashes, emoji...) is split at C speed (``bytes.translate``, then ``split``)
+    and its words mapped to terms by a dict that stems each word the first
+    time it is seen: no Python step per word.  Other text: its pieces are
     counted first and each distinct one analysed once.  Either way the terms
     come in first-seen order: a term first appears with the first word that
     gives it.
     """
-    text = _ascii_spaced(text)
-    if text.isascii():
-        counts = Counter(map(_ASCII_TERMS.__getitem__, text.encode("ascii").translate(_ASCII_WORDS).split()))
+    ascii_words = _ascii_words(text)
+    if ascii_words is not None:
+        counts = Counter(map(_ASCII_TERMS.__getitem__, ascii_words))
         counts.pop("", None)  # words longer than MAX_WORD_LENGTH
         return counts
     counts = {}
@@ -296,8 +297,29 @@ def term_counts(text: str) -> dict[str, int]:
     return counts
 
 
+def _ascii_words(text: str) -> list[bytes] | None:
+    """The words of ``text`` (its pieces, lower-cased) as ASCII bytes, when its non-ASCII characters only
+    separate words (``_ascii_spaced``); else None.
+
+    Such a text's UTF-8 bytes are its words between bytes that all separate (a non-ASCII character is
+    encoded in bytes from 0x80 up): it need not be translated character by character first.
+    """
+    data = text.encode("utf-8", "surrogatepass")
+    if len(data) != len(text):
+        others = set(data.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass"))  # the non-ASCII characters
+        if "\ufe0f" in others:  # a separator only after a separator: the text itself tells
+            spaced = _ascii_spaced(text)
+            if not spaced.isascii():
+                return None
+            data = spaced.encode()
+        elif any(_SEPARATORS[ord(char)] != " " for char in others):
+            return None
+    return data.translate(_ASCII_WORDS).split()
+
+
 # ASCII letters and digits lower-cased, every other byte a space: ``split`` then gives _ASCII_PIECE's pieces.
 _ASCII_WORDS = bytes(byte if chr(byte).isalnum() else 32 for byte in range(128)).lower() + b" " * 128
+_ASCII_BYTES = bytes(range(128))
 
 
 class _AsciiTerms(dict):
