@@ -9,7 +9,6 @@ set took most of a large build's time.
 from __future__ import annotations
 
 import functools
-import itertools
 import math
 import re
 from array import array
@@ -101,27 +100,28 @@ def packed(counts: FieldCounts, vocabulary: dict[str, int] | None = None) -> arr
     Held for every chunk of a site until it is indexed: as tuples of strings
     and ints they were the largest part of a parsed page (~11 KB of 29).
     Terms are numbered in this process's vocabulary, or in ``vocabulary``
-    (a page's own, for another process to ``renumbered`` them; made whole
-    beforehand by ``page_vocabulary``, its numbers are looked up at C speed).
+    (a page's own, for another process to ``renumbered`` them; a
+    ``PageVocabulary`` is looked up at C speed).
     """
-    packed_ = array("i", [len(distinct) for distinct, _ in counts])
+    values = [len(distinct) for distinct, _ in counts]
     for distinct, counts_ in counts:
         if vocabulary is None:
-            packed_.extend(numbered(distinct))
+            values += numbered(distinct)
         else:
             try:
-                packed_.extend(list(map(vocabulary.__getitem__, distinct)))  # a list: a miss extends nothing
+                values += list(map(vocabulary.__getitem__, distinct))  # a list: a miss adds nothing
             except KeyError:
-                packed_.extend(numbered(distinct, vocabulary))
-        packed_.extend(counts_)
-    return packed_
+                values += numbered(distinct, vocabulary)
+        values += counts_
+    return array("i", values)
 
 
-def page_vocabulary(counts: Iterable[FieldCounts]) -> dict[str, int]:
-    """The terms of a page's chunks numbered as ``packed`` numbers them one chunk after another in a new
-    vocabulary (first seen, next number), all at once."""
-    terms = dict.fromkeys(itertools.chain.from_iterable(distinct for fields in counts for distinct, _ in fields))
-    return dict(zip(terms, itertools.count()))
+class PageVocabulary(dict):
+    """A page's own vocabulary for ``packed``: a term looked up for the first time gets the next number."""
+
+    def __missing__(self, term: str) -> int:
+        number = self[term] = len(self)
+        return number
 
 
 def numbered(terms: Sequence[str], vocabulary: dict[str, int] | None = None) -> list[int]:
