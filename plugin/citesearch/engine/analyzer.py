@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -258,14 +259,7 @@ def analyze(text: str) -> list[str]:
     The same as the terms of :func:`words`, without building the words (the
     build analyses every chunk).
     """
-    if not text.isascii():
-        spaced = text.translate(_SEPARATORS)
-        if "\ufe0f" in spaced:
-            # The emoji presentation selector, a mark, after a separator (✏️):
-            # it composes with nothing, so the pair separates like the first alone.
-            spaced = spaced.replace(" \ufe0f", " ")
-        if spaced.isascii():  # ASCII words between separators: the same pieces
-            text = spaced
+    text = _ascii_spaced(text)
     if text.isascii():
         # Steps 1 and 2 on ASCII: lower(), then runs of letters and digits, all
         # "other" pieces; most chunks of English docs, in a fifth of the time.
@@ -277,3 +271,81 @@ def analyze(text: str) -> list[str]:
         else:
             terms.extend(bigrams(piece))
     return terms
+
+
+def term_counts(text: str) -> dict[str, int]:
+    """How often each term of ``analyze(text)`` occurs, in first-seen order (``Counter(analyze(text))``).
+
+    ASCII text (most chunks, and those whose other characters are quotes,
+    dashes, emoji...) is split at C speed (``bytes.translate``, then ``split``)
+    and its words mapped to terms by a dict that stems each word the first
+    time it is seen: no Python step per word.  Other text: its pieces are
+    counted first and each distinct one analysed once.  Either way the terms
+    come in first-seen order: a term first appears with the first word that
+    gives it.
+    """
+    ascii_words = _ascii_words(text)
+    if ascii_words is not None:
+        counts = Counter(map(_ASCII_TERMS.__getitem__, ascii_words))
+        counts.pop("", None)  # words longer than MAX_WORD_LENGTH
+        return counts
+    counts = {}
+    get = counts.get
+    for (kind, piece), n in Counter((kind, piece) for kind, piece, _, _, _ in _raw_pieces(text)).items():
+        for term in (stem(piece, kind),) if kind != "cjk" else bigrams(piece):
+            counts[term] = get(term, 0) + n
+    return counts
+
+
+def _ascii_words(text: str) -> list[bytes] | None:
+    """The words of ``text`` (its pieces, lower-cased) as ASCII bytes, when its non-ASCII characters only
+    separate words (``_ascii_spaced``); else None.
+
+    Such a text's UTF-8 bytes are its words between bytes that all separate (a non-ASCII character is
+    encoded in bytes from 0x80 up): it need not be translated character by character first.
+    """
+    data = text.encode("utf-8", "surrogatepass")
+    if len(data) != len(text):
+        others = set(data.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass"))  # the non-ASCII characters
+        if "\ufe0f" in others:  # a separator only after a separator: the text itself tells
+            spaced = _ascii_spaced(text)
+            if not spaced.isascii():
+                return None
+            data = spaced.encode()
+        elif any(_SEPARATORS[ord(char)] != " " for char in others):
+            return None
+    return data.translate(_ASCII_WORDS).split()
+
+
+# ASCII letters and digits lower-cased, every other byte a space: ``split`` then gives _ASCII_PIECE's pieces.
+_ASCII_WORDS = bytes(byte if chr(byte).isalnum() else 32 for byte in range(128)).lower() + b" " * 128
+_ASCII_BYTES = bytes(range(128))
+
+
+class _AsciiTerms(dict):
+    """An ASCII word (bytes) → its term, or "" for a word too long to be one; filled as words are met."""
+
+    LIMIT = 200_000  # words kept: a large site's vocabulary without growing for ever
+
+    def __missing__(self, word: bytes) -> str:
+        if len(self) >= self.LIMIT:
+            self.clear()
+        piece = word.decode("ascii")
+        term = self[word] = stem(piece, "other") if len(piece) <= MAX_WORD_LENGTH else ""
+        return term
+
+
+_ASCII_TERMS = _AsciiTerms()
+
+
+def _ascii_spaced(text: str) -> str:
+    """``text``, or the same words as ASCII text when its only non-ASCII characters separate words."""
+    if not text.isascii():
+        spaced = text.translate(_SEPARATORS)
+        if "\ufe0f" in spaced:
+            # The emoji presentation selector, a mark, after a separator (✏️):
+            # it composes with nothing, so the pair separates like the first alone.
+            spaced = spaced.replace(" \ufe0f", " ")
+        if spaced.isascii():  # ASCII words between separators: the same pieces
+            return spaced
+    return text

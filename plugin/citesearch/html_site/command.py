@@ -29,7 +29,7 @@ from ..engine import contract
 from ..errors import ContentError, Problem, UsageError
 from ..model import Chunk
 from ..pipeline.index import SearchPage, build_search_files
-from ..pipeline.lunr_index import field_counts, numbered, packed, renumber
+from ..pipeline.lunr_index import PageVocabulary, field_counts, numbered, packed, renumber
 from ..pipeline.output_folder import MARKER_NAME, check_output_folder
 from ..pipeline.source_files import read_regular, shown_name
 from ..pipeline.workers import PARALLEL_MIN_DOCUMENTS, die_with_parent, fork_is_safe
@@ -257,7 +257,7 @@ def _read_file(rel: str, path: Path) -> _ReadNow:
 def _with_terms(chunks: tuple[Chunk, ...]) -> tuple[tuple[Chunk, ...], tuple[str, ...]]:
     """Chunks carrying their term counts (``lunr_index.field_counts``) packed in the page's own numbers, and the
     page's terms by number: each term crosses to the main process once a page, as a few ints per chunk."""
-    vocabulary: dict[str, int] = {}
+    vocabulary = PageVocabulary()
     counted = tuple(replace(c, terms=packed(field_counts(c.heading_path[0], c.heading_text, c.text, cache_text=False), vocabulary))
                     for c in chunks)
     return counted, tuple(vocabulary)

@@ -30,20 +30,23 @@ def delta(old: str, new: str) -> Delta | None:
     ops: Delta = []
     steps = int(len(new) * STEPS_PER_CHARACTER) + 64
     i = j = 0
+    known = 0  # characters known to agree at i and j (after a resync: SYNC)
     while j < len(new):
-        same = _agreeing(old, i, new, j)
+        same = _agreeing(old, i, new, j, known)
         if same:
             ops.append([i, i + same])
             i += same
             j += same
-            continue
-        if len(ops) > steps:
+            if j >= len(new):
+                break
+        if len(ops) > steps:  # the texts differ at i and j (a copy stops at a difference)
             return None
         skip_old, skip_new = _resync(old, i, new, j)
         if skip_new:
             ops.append(new[j:j + skip_new])
         i += skip_old
         j += skip_new
+        known = min(SYNC, len(old) - i, len(new) - j)  # _resync skips to where SYNC characters agree (fewer at an end)
     return ops
 
 
@@ -52,13 +55,14 @@ def changed(old: str, ops: Delta) -> str:
     return "".join(old[op[0]:op[1]] if isinstance(op, list) else op for op in ops)
 
 
-def _agreeing(old: str, i: int, new: str, j: int) -> int:
-    """How many characters ``old[i:]`` and ``new[j:]`` have in common at their start (slices compared in C)."""
-    if i >= len(old) or j >= len(new) or old[i] != new[j]:
+def _agreeing(old: str, i: int, new: str, j: int, known: int = 0) -> int:
+    """How many characters ``old[i:]`` and ``new[j:]`` have in common at their start (slices compared in C);
+    the first ``known`` are known to agree."""
+    if not known and (i >= len(old) or j >= len(new) or old[i] != new[j]):
         return 0
-    low, high = 1, SYNC  # old[i:i+low] == new[j:j+low]; grown by doubling, then halved down to the first difference
+    low, high = max(known, 1), max(known * 2, SYNC)  # old[i:i+low] == new[j:j+low]; grown by doubling, then halved
     limit = min(len(old) - i, len(new) - j)
-    while high <= limit and new.startswith(old[i:i + high], j):
+    while high <= limit and new.startswith(old[i + low:i + high], j + low):  # only the part not yet compared
         low, high = high, high * 2
     high = min(high, limit + 1)  # old[i:i+high] != new[j:j+high], or past the end
     while high - low > 1:

@@ -31,9 +31,13 @@ Counted = tuple[tuple[str, ...], tuple[int, ...]]
 FieldCounts = tuple[Counted, ...]
 
 
-@functools.lru_cache(maxsize=100_000)
-def _cached_counts(text: str) -> Counted:
-    return counted(analyzer.analyze(text))
+def text_counts(text: str) -> Counted:
+    """``counted(analyzer.analyze(text))``, each distinct word stemmed once (``analyzer.term_counts``)."""
+    counts = analyzer.term_counts(text)
+    return tuple(counts), tuple(counts.values())
+
+
+_cached_counts = functools.lru_cache(maxsize=100_000)(text_counts)
 
 
 def counted(terms_: Sequence[str]) -> Counted:
@@ -49,7 +53,7 @@ def field_counts(title: str, heading_text: str, text: str, *, cache_text: bool =
     text is cached for ``serve``, which indexes mostly the same chunks on every
     save; parse workers see each text once and pass ``cache_text=False``.
     """
-    body = _cached_counts(text) if cache_text else counted(analyzer.analyze(text))
+    body = _cached_counts(text) if cache_text else text_counts(text)
     return _cached_counts(title), _cached_counts(heading_text), body
 
 
@@ -96,13 +100,28 @@ def packed(counts: FieldCounts, vocabulary: dict[str, int] | None = None) -> arr
     Held for every chunk of a site until it is indexed: as tuples of strings
     and ints they were the largest part of a parsed page (~11 KB of 29).
     Terms are numbered in this process's vocabulary, or in ``vocabulary``
-    (a page's own, for another process to ``renumbered`` them).
+    (a page's own, for another process to ``renumbered`` them; a
+    ``PageVocabulary`` is looked up at C speed).
     """
-    packed_ = array("i", [len(distinct) for distinct, _ in counts])
+    values = [len(distinct) for distinct, _ in counts]
     for distinct, counts_ in counts:
-        packed_.extend(numbered(distinct, vocabulary))
-        packed_.extend(counts_)
-    return packed_
+        if vocabulary is None:
+            values += numbered(distinct)
+        else:
+            try:
+                values += list(map(vocabulary.__getitem__, distinct))  # a list: a miss adds nothing
+            except KeyError:
+                values += numbered(distinct, vocabulary)
+        values += counts_
+    return array("i", values)
+
+
+class PageVocabulary(dict):
+    """A page's own vocabulary for ``packed``: a term looked up for the first time gets the next number."""
+
+    def __missing__(self, term: str) -> int:
+        number = self[term] = len(self)
+        return number
 
 
 def numbered(terms: Sequence[str], vocabulary: dict[str, int] | None = None) -> list[int]:
