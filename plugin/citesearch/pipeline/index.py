@@ -84,11 +84,14 @@ def in_groups(items: Iterable, size_of: Callable[[object], int], target: int) ->
         yield part
 
 
-def build_shard(lang: str, pages: Iterable[SearchPage], files: MutableMapping[str, bytes] | None = None) -> LanguageShard:
+def build_shard(lang: str, pages: Iterable[SearchPage], files: MutableMapping[str, bytes] | None = None,
+                chunk_files: ChunkFiles | None = None) -> LanguageShard:
     """Term, dictionary and chunk files of one language (see ``engine.contract``).
 
     Term rows come a range of terms at a time and go into their files as they
-    come: a large site's rows are never all in memory at once.
+    come: a large site's rows are never all in memory at once.  ``chunk_files``:
+    the chunk files already made of these very pages, as they came (only
+    their last group and lists are left to make).
     """
     pages = list(pages)
     chunks = ChunkRefs(pages)  # read a page at a time: a spooled page's chunks are on disk (``spool``)
@@ -119,7 +122,12 @@ def build_shard(lang: str, pages: Iterable[SearchPage], files: MutableMapping[st
     entry["dictionary"] = _dictionary_files(lang, terms, files)
     # Russian terms: the widget loads lunr.ru to stem the texts it quotes (else only for a Russian query).
     entry["stemmers"] = ["ru"] if any(_CYRILLIC.search(term) for term in terms) else []
-    entry["chunks"] = _chunk_files(chunks, owners, files)
+    if chunk_files is None:
+        entry["chunks"] = _chunk_files(chunks, owners, files)
+    elif chunk_files.refs != len(chunks):
+        raise ValueError(f"{chunk_files.refs} chunks made into chunk files, {len(chunks)} indexed")
+    else:
+        entry["chunks"] = chunk_files.finish()
     return LanguageShard(lang, files, entry)
 
 
@@ -561,42 +569,77 @@ def _dictionary_files(lang: str, terms: list[str], files: dict[str, bytes]) -> d
     return {"name": name, "buckets": buckets}
 
 
-def _chunk_files(chunks: list[Chunk], owners: list[SearchPage], files: dict[str, bytes]) -> dict:
-    """Documents, anchors, headings and texts of the chunks, a few refs per file.
+def _chunk_files(chunks: Sequence[Chunk], owners: Sequence[SearchPage], files: dict[str, bytes]) -> dict:
+    """Documents, anchors, headings and texts of the chunks, a few refs per file (``ChunkFiles``)."""
+    made = ChunkFiles(files)
+    for ref in range(len(chunks)):
+        made.append(owners[ref], chunks[ref])
+    return made.finish()
+
+
+class ChunkFiles:
+    """The chunk files of one language, each group's made as soon as its refs are known.
 
     A ref's file follows from the ref and its group's chunk list
     (``shards.chunk_file``), so a result's file is asked for as soon as the
     ref is known; one digest names the files of a group of consecutive refs,
-    one chunk list the digests of ``CHUNK_GROUPS_PER_LIST`` groups.
+    one chunk list the digests of ``CHUNK_GROUPS_PER_LIST`` groups.  No group
+    needs a later page: ``citesearch index`` makes them while its pages are
+    still being read (``append_page``).
     """
-    per_file, per_group = contract.CHUNKS_PER_FILE, contract.CHUNKS_PER_FILE * contract.CHUNK_FILES_PER_GROUP
-    groups = []
-    for group_first in range(0, len(chunks), per_group):
+
+    def __init__(self, files: MutableMapping[str, bytes]):
+        self.files = files
+        self.refs = 0  # chunks appended
+        self.groups: list[str] = []  # each group's name
+        self._pending: list[tuple[SearchPage, Chunk]] = []  # the chunks of the group not yet made
+
+    def append_page(self, page: SearchPage) -> None:
+        """Each chunk of ``page`` that has text (the chunks the index has refs for, as ``spool.ChunkRefs``)."""
+        for chunk in page.chunks:
+            if chunk.text:
+                self.append(page, chunk)
+
+    def append(self, page: SearchPage, chunk: Chunk) -> None:
+        """The next ref's chunk, on ``page``."""
+        self._pending.append((page, chunk))
+        self.refs += 1
+        if len(self._pending) == contract.CHUNKS_PER_FILE * contract.CHUNK_FILES_PER_GROUP:
+            self._group()
+
+    def finish(self) -> dict:
+        """The last group's files and the chunk lists; the manifest's ``chunks``."""
+        if self._pending:
+            self._group()
+        per_list = contract.CHUNK_GROUPS_PER_LIST
+        groups = self.groups
+        lists = [_add(self.files, lambda h: contract.chunk_list_name(h[: contract.HASH_LENGTH]), {"groups": groups[i : i + per_list]})
+                 for i in range(0, len(groups), per_list)]
+        return {"per_file": contract.CHUNKS_PER_FILE, "files_per_group": contract.CHUNK_FILES_PER_GROUP, "groups_per_list": per_list,
+                "lists": [name.split(".")[-2] for name in lists]}
+
+    def _group(self) -> None:
+        per_file, pending = contract.CHUNKS_PER_FILE, self._pending
+        group_first = self.refs - len(pending)
         bodies = []
-        for first in range(group_first, min(group_first + per_group, len(chunks)), per_file):
+        for at in range(0, len(pending), per_file):
             docs: dict[int, int] = {}  # id(page) -> position in this file's docs
             doc_rows, chunk_rows = [], []
-            for ref in range(first, min(first + per_file, len(chunks))):
-                page = owners[ref]
+            for page, chunk in pending[at:at + per_file]:
                 if id(page) not in docs:
                     docs[id(page)] = len(doc_rows)
                     implied = page.url == page.doc_id + contract.PAGE_SUFFIX
                     doc_rows.append([page.doc_id, page.title] if implied else [page.doc_id, page.title, page.url])
-                chunk = chunks[ref]
                 heading = list(chunk.heading_path)
                 if heading and heading[0] == page.title:
                     heading[0] = 0  # the page's title, once in docs
                 chunk_rows.append([docs[id(page)], chunk.anchor, heading, chunk.text])
-            bodies.append(dumps({"first": first, "docs": doc_rows, "chunks": chunk_rows}))
+            bodies.append(dumps({"first": group_first + at, "docs": doc_rows, "chunks": chunk_rows}))
         name = digest(b"\0".join(bodies))[: contract.HASH_LENGTH]
         for position, body in enumerate(bodies):
-            files[contract.chunk_file_name(name, position)] = body
-        groups.append(name)
-    per_list = contract.CHUNK_GROUPS_PER_LIST
-    lists = [_add(files, lambda h: contract.chunk_list_name(h[: contract.HASH_LENGTH]), {"groups": groups[i : i + per_list]})
-             for i in range(0, len(groups), per_list)]
-    return {"per_file": per_file, "files_per_group": contract.CHUNK_FILES_PER_GROUP, "groups_per_list": per_list,
-            "lists": [name.split(".")[-2] for name in lists]}
+            self.files[contract.chunk_file_name(name, position)] = body
+        self.groups.append(name)
+        self._pending = []
 
 
 def index_documents(pages: Sequence[ParsedDocument], default_lang: str, generator: dict,
@@ -606,18 +649,26 @@ def index_documents(pages: Sequence[ParsedDocument], default_lang: str, generato
 
 
 def build_search_files(pages: Sequence[SearchPage], default_lang: str, generator: dict,
-                       into: MutableMapping[str, bytes | Path] | None = None) -> Mapping[str, bytes | Path]:
+                       into: MutableMapping[str, bytes | Path] | None = None, *,
+                       chunk_files: ChunkFilesByLanguage | None = None) -> Mapping[str, bytes | Path]:
     """Every file of ``site/search/``, keyed by path relative to the site root.
 
     Each file is put into ``into`` as soon as it is made (a ``StagedSite``
     writes it to disk: a large site's search files are never all in memory);
-    the files are returned as ``into`` gives them back.  Default: a new dict.
+    the files are returned as their mappings give them back.  Default: a new dict.
+    ``chunk_files``: the chunk files of ``pages``, made as the pages came (where they
+    were put stays theirs).
     """
     by_lang: dict[str, list[SearchPage]] = {}
     for page in pages:
         by_lang.setdefault(page.lang, []).append(page)
-    files = SearchFolder({} if into is None else into)
-    shards = [build_shard(lang, by_lang[lang], files) for lang in sorted(by_lang)]
+    if chunk_files is None:
+        files = SearchFolder({} if into is None else into)
+        shards = [build_shard(lang, by_lang[lang], files) for lang in sorted(by_lang)]
+    else:
+        files = chunk_files.folder
+        files.into = {} if into is None else into  # the files not made yet
+        shards = [build_shard(lang, by_lang[lang], files, chunk_files.languages[lang]) for lang in sorted(by_lang)]
     revision = hashlib.sha256()
     for name in sorted(files.names):
         revision.update(name.encode() + b"\0" + files.read(name))
@@ -635,32 +686,49 @@ def build_search_files(pages: Sequence[SearchPage], default_lang: str, generator
 
 
 class SearchFolder:
-    """The search files as they are made: each put into the site at ``search/<name>`` at once, its name kept."""
+    """The search files as they are made: each put into the site at ``search/<name>`` at once, its name kept.
+
+    ``into`` may change between files (``citesearch index`` writes its chunk files itself while pages are
+    read, the others by a second process): each file is read back from where it was put.
+    """
 
     def __init__(self, into: MutableMapping[str, bytes | Path]):
         self.into = into
-        self.names: dict[str, None] = {}  # in the order written (a name written again keeps its place)
+        self.names: dict[str, Mapping[str, bytes | Path]] = {}  # name -> where it was put, in the order written
 
     def __setitem__(self, name: str, data: bytes) -> None:
         self.into[f"{contract.SEARCH_DIR}/{name}"] = data
-        self.names[name] = None
+        self.names[name] = self.into  # a name written again keeps its place
 
     def read(self, name: str) -> bytes:
-        return read_bytes(self.into[f"{contract.SEARCH_DIR}/{name}"])
+        return read_bytes(self.names[name][f"{contract.SEARCH_DIR}/{name}"])
 
     def written(self) -> Mapping[str, bytes | Path]:
-        """The files written, by site path, each read from ``into`` when asked for (never all at once)."""
-        return _Written(self.into, [f"{contract.SEARCH_DIR}/{name}" for name in self.names])
+        """The files written, by site path, each read from its mapping when asked for (never all at once)."""
+        return _Written({f"{contract.SEARCH_DIR}/{name}": into for name, into in self.names.items()})
+
+
+class ChunkFilesByLanguage:
+    """The chunk files of pages given one at a time (``add``), each language's as ``ChunkFiles``: made and put into
+    ``into`` while later pages are still being read; ``build_search_files(chunk_files=...)`` makes the rest."""
+
+    def __init__(self, into: MutableMapping[str, bytes | Path]):
+        self.folder = SearchFolder(into)
+        self.languages: dict[str, ChunkFiles] = {}
+
+    def add(self, page: SearchPage) -> None:
+        made = self.languages.get(page.lang)
+        if made is None:
+            made = self.languages[page.lang] = ChunkFiles(self.folder)
+        made.append_page(page)
 
 
 class _Written(Mapping):
-    def __init__(self, into: Mapping[str, bytes | Path], paths: list[str]):
-        self.into, self.paths = into, dict.fromkeys(paths)
+    def __init__(self, paths: dict[str, Mapping[str, bytes | Path]]):
+        self.paths = paths  # site path -> the mapping that holds it
 
     def __getitem__(self, path: str) -> bytes | Path:
-        if path not in self.paths:
-            raise KeyError(path)
-        return self.into[path]
+        return self.paths[path][path]
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.paths)
