@@ -106,19 +106,20 @@ def build_shard(lang: str, pages: Iterable[SearchPage], files: MutableMapping[st
             import numpy
 
             factors = numpy.array(boosts, dtype=numpy.float64) if boosted else None
+            split = functools.partial(split_postings, lang, page_starts=page_starts, files=files)
             for weighed in weighed_batches(ChunkCounts(chunks, cache_text=not chunks.spooled), page_starts):
                 terms.extend(weighed.terms)
-                yield from encoded_batch(weighed, factors)
+                yield from encoded_batch(weighed, factors, split)
             return
         for batch in term_row_batches(ChunkCounts(chunks, cache_text=not chunks.spooled), page_starts):
             if boosted:
                 _apply_boosts(batch, boosts)
             terms.extend(row[0] for row in batch)
-            yield from ((encoded(row), _row_size(row)) for row in batch)
+            yield from _split_rows(lang, ((encoded(row), _row_size(row)) for row in batch), page_starts, files)
 
     files = {} if files is None else files  # given: each file goes there as it is made
     entry: dict = {"documents": len(pages), "chunks_count": len(chunks)}
-    entry["terms"] = _term_files(lang, _split_rows(lang, rows(), page_starts, files), files)
+    entry["terms"] = _term_files(lang, rows(), files)
     entry["dictionary"] = _dictionary_files(lang, terms, files)
     # Russian terms: the widget loads lunr.ru to stem the texts it quotes (else only for a Russian query).
     entry["stemmers"] = ["ru"] if any(_CYRILLIC.search(term) for term in terms) else []
@@ -212,12 +213,17 @@ def base64_numbers(numbers: list[int]) -> str:
 NUMPY_MIN_CHUNKS = 300
 
 
-def encoded_batch(weighed: Weighed, boosts=None) -> Iterator[tuple[list, int]]:
+def encoded_batch(weighed: Weighed, boosts=None, split: Callable | None = None) -> Iterator[tuple[list, int]]:
     """``(encoded(row), _row_size(row))`` of each row of a batch, with ``boosts`` applied
-    (``_apply_boosts``): the same strings, made by numpy a field at a time instead of a number at a time."""
+    (``_apply_boosts``): the same strings, made by numpy a field at a time instead of a number at a time.
+
+    With ``split`` (``split_postings`` but for its first argument), each row ``_split_rows`` would split is
+    split from its numbers (its row and size as ``_split_rows`` gives them): the rows sure to be split,
+    told by their strings' least lengths, are never encoded whole.
+    """
     import numpy
 
-    by_field = []
+    fields = []  # (numbers, bounds, refs) of each field
     sizes = numpy.zeros(len(weighed.terms), dtype=numpy.int64)
     for bounds, refs, weights in weighed.fields:
         if boosts is not None:  # each ref's page boost, a numpy array
@@ -232,10 +238,56 @@ def encoded_batch(weighed: Weighed, boosts=None) -> Iterator[tuple[list, int]]:
         numbers = numpy.empty(2 * len(refs), dtype=numpy.int64)
         numbers[0::2] = gaps
         numbers[1::2] = numpy.rint(weights * 1000)  # exact: weights are rounded to 3 decimals
-        by_field.append(postings_strings(numbers, bounds))
+        fields.append((numbers, bounds, refs))
         sizes += 4 * numpy.diff(bounds)
-    for k, term in enumerate(weighed.terms):
-        yield [term, weighed.term_index[term], *(strings[k] for strings in by_field)], len(term) + 24 + int(sizes[k])
+    terms, term_index = weighed.terms, weighed.term_index
+    whole = numpy.zeros(len(terms), dtype=bool) if split is None else _sure_to_split(fields)
+    kept = numpy.flatnonzero(~whole)
+    by_field = [_kept_strings(numbers, bounds, kept, whole.any()) for numbers, bounds, _ in fields]
+    at = dict(zip(kept.tolist(), range(len(kept))))  # a kept term's place among the strings
+    for k, term in enumerate(terms):
+        if k in at:
+            row = [term, term_index[term], *(strings[at[k]] for strings in by_field)]
+            if split is None or sum(len(text) for text in row[2:]) <= contract.TERM_SPLIT_BYTES:
+                yield row, len(term) + 24 + int(sizes[k])
+                continue
+        lists = [(refs[bounds[k]:bounds[k + 1]].astype(numpy.int64), numbers[2 * bounds[k] + 1:2 * bounds[k + 1]:2])
+                 for numbers, bounds, refs in fields]
+        row = split(term, term_index[term], lists)  # type: ignore[misc]
+        yield row, len(term) + 60 + sum(len(text) for text in row[2:6])
+
+
+_DIGIT_STEPS = [32 ** n for n in range(1, 13)]  # a base-64 posting number of n + 1 digits is at least 32 ** n
+
+
+def _sure_to_split(fields: list[tuple]):
+    """Whether each term's strings are longer than ``TERM_SPLIT_BYTES`` whatever weight tables shorten them:
+    plain, a list's length is its numbers' digits; with a table, at least its gaps' digits, one digit a
+    weight and three more (mark, table size, one weight)."""
+    import numpy
+
+    least = 0
+    for numbers, bounds, _ in fields:
+        digits = 1 + numpy.searchsorted(_DIGIT_STEPS, numbers, side="right")
+        summed = numpy.concatenate(([0], numpy.cumsum(digits)))
+        gap_digits = numpy.concatenate(([0], numpy.cumsum(digits[0::2])))
+        plain = summed[2 * bounds[1:]] - summed[2 * bounds[:-1]]
+        postings = numpy.diff(bounds)
+        tabled = 3 + gap_digits[bounds[1:]] - gap_digits[bounds[:-1]] + postings
+        least = least + numpy.where(postings >= contract.POSTING_TABLE_MIN, numpy.minimum(plain, tabled), plain)
+    return least > contract.TERM_SPLIT_BYTES
+
+
+def _kept_strings(numbers, bounds, kept, some_left: bool) -> list[str]:
+    """``postings_strings`` of the lists of the terms ``kept`` (all, unless ``some_left``)."""
+    import numpy
+
+    if not some_left:
+        return postings_strings(numbers, bounds)
+    counts = numpy.diff(bounds)
+    keep = numpy.repeat(numpy.isin(numpy.arange(len(counts)), kept), counts)
+    pairs = numbers.reshape(-1, 2)[keep].reshape(-1)
+    return postings_strings(pairs, numpy.concatenate(([0], numpy.cumsum(counts[kept]))))
 
 
 def postings_strings(numbers, bounds) -> list[str]:
@@ -343,17 +395,22 @@ def split_row(lang: str, row: list, page_starts: list[int], files: dict[str, byt
     the index stage); ``split_row_lists``, the same done with lists, where
     the postings are not in ref order.
     """
+    return split_postings(lang, row[0], row[1], [postings_arrays(text) for text in row[2:6]], page_starts, files, row)
+
+
+def split_postings(lang: str, term: str, term_index: int, lists: list[tuple], page_starts: list[int],
+                   files: dict[str, bytes], row: list | None = None) -> list:
+    """``split_row`` of a row given as the ``(refs, weights in thousandths)`` of its title, heading, body and
+    page postings (numpy int arrays), ``row`` its strings if at hand."""
     import numpy
 
-    term, term_index = row[0], row[1]
     starts = numpy.asarray(page_starts, dtype=numpy.int64)
     page_of = lambda refs: starts[numpy.searchsorted(starts, refs, side="right") - 1]  # noqa: E731
-    (title_refs, title_weights), (heading_refs, heading_weights) = map(postings_arrays, row[2:4])
+    (title_refs, title_weights), (heading_refs, heading_weights), (body_refs, body_weights), (pages, page_weights) = lists
     head_refs = numpy.concatenate([title_refs, heading_refs])
-    body_refs, body_weights = postings_arrays(row[4])
-    pages, page_weights = postings_arrays(row[5])
     body_pages = page_of(body_refs)
     if len(pages) == 0 or numpy.any(numpy.diff(body_refs) < 0) or numpy.any(numpy.diff(pages) <= 0):
+        row = row if row is not None else [term, term_index, *_list_strings(lists)]
         return split_row_lists(lang, row, page_starts, files)
     known = numpy.isin(body_pages, pages)
     if not known.all():
