@@ -412,10 +412,13 @@ def split_postings(lang: str, term: str, term_index: int, lists: list[tuple], pa
     if len(pages) == 0 or numpy.any(numpy.diff(body_refs) < 0) or numpy.any(numpy.diff(pages) <= 0):
         row = row if row is not None else [term, term_index, *_list_strings(lists)]
         return split_row_lists(lang, row, page_starts, files)
-    known = numpy.isin(body_pages, pages)
+    known = pages[numpy.minimum(numpy.searchsorted(pages, body_pages), len(pages) - 1)] == body_pages  # pages ascend
     if not known.all():
         raise ValueError(f"term {term!r}: body postings on pages without a page posting: {sorted(set(body_pages[~known].tolist()))[:5]}")
-    in_head = numpy.isin(pages, page_of(head_refs))
+    head_pages = page_of(head_refs)
+    in_head = numpy.zeros(len(pages), dtype=bool)
+    at = numpy.minimum(numpy.searchsorted(pages, head_pages), len(pages) - 1)
+    in_head[at[pages[at] == head_pages]] = True
     # Body postings in ref order: each page's are a slice, [first[k], end[k]).
     first = numpy.searchsorted(body_pages, pages, side="left")
     end = numpy.searchsorted(body_pages, pages, side="right")
@@ -426,14 +429,13 @@ def split_postings(lang: str, term: str, term_index: int, lists: list[tuple], pa
             block_starts.append(k)
             size = 0
         size += add
-    bounds = [*block_starts, len(pages)]
-    lists = []  # (refs, weights) of each block's body, then of its pages (those not in the head)
-    for a, b in zip(bounds, bounds[1:]):
-        lists.append((body_refs[first[a]:end[b - 1]], body_weights[first[a]:end[b - 1]]))
-        outside = ~in_head[a:b]
-        lists.append((pages[a:b][outside], page_weights[a:b][outside]))
-    strings = _list_strings(lists)
-    bodies = [dumps({"postings": strings[i:i + 2]}) for i in range(0, len(strings), 2)]
+    # Each block's body postings: consecutive slices of them all (every one is on a page of the term's);
+    # its page postings: those of its pages not in the head.
+    body_strings = _strings_between(body_refs, body_weights, numpy.append(first[block_starts], len(body_refs)))
+    outside = ~in_head
+    page_strings = _strings_between(pages[outside], page_weights[outside],
+                                    numpy.concatenate(([0], numpy.cumsum(outside)))[[*block_starts, len(pages)]])
+    bodies = [dumps({"postings": pair}) for pair in zip(body_strings, page_strings)]
     name = contract.shard_name(contract.BLOCK_KIND, lang, digest(b"\0".join([term.encode(), *bodies]))).removesuffix(".json")
     for position, data in enumerate(bodies):
         files[contract.block_file_name(name, position)] = data
@@ -495,17 +497,26 @@ def _list_strings(lists: list) -> list[str]:
     """``encoded``'s string of each ``(refs, weights)`` (numpy arrays, weights in thousandths), made at once."""
     import numpy
 
-    counts = numpy.array([len(refs) for refs, _ in lists], dtype=numpy.int64)
-    bounds = numpy.concatenate(([0], numpy.cumsum(counts)))
-    numbers = numpy.empty(2 * int(bounds[-1]), dtype=numpy.int64)
+    bounds = numpy.concatenate(([0], numpy.cumsum([len(refs) for refs, _ in lists]))).astype(numpy.int64)
+    if not bounds[-1]:
+        return _strings_between(numpy.zeros(0, dtype=numpy.int64), numpy.zeros(0, dtype=numpy.int64), bounds)
+    return _strings_between(numpy.concatenate([refs for refs, _ in lists]), numpy.concatenate([weights for _, weights in lists]), bounds)
+
+
+def _strings_between(refs, weights, bounds) -> list[str]:
+    """``encoded``'s string of each list ``refs[bounds[k]:bounds[k + 1]]`` with its weights (in thousandths)."""
+    import numpy
+
+    refs = numpy.asarray(refs, dtype=numpy.int64)
+    bounds = numpy.asarray(bounds, dtype=numpy.int64)
+    numbers = numpy.empty(2 * len(refs), dtype=numpy.int64)
     if len(numbers):
-        refs = numpy.concatenate([refs for refs, _ in lists]).astype(numpy.int64)
         gaps = refs.copy()
         gaps[1:] -= refs[:-1]
-        firsts = bounds[:-1][counts > 0]
+        firsts = bounds[:-1][bounds[:-1] < bounds[1:]]
         gaps[firsts] = refs[firsts]  # each list's first ref is written whole
         numbers[0::2] = gaps
-        numbers[1::2] = numpy.concatenate([weights for _, weights in lists])
+        numbers[1::2] = weights
     return postings_strings(numbers, bounds)
 
 
