@@ -45,14 +45,16 @@ def _both_ways(monkeypatch, pages, batch: int) -> tuple[dict, dict]:
 
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.tuples(_terms, _boosts, st.lists(st.tuples(_terms, _terms), min_size=1, max_size=6)), min_size=1, max_size=8),
-       st.integers(1, 40), st.integers(1, 60), st.integers(1, 6))
-def test_term_files_made_with_numpy_are_those_made_a_number_at_a_time(drawn, batch, block, table_min):
+       st.integers(1, 40), st.integers(1, 60), st.integers(1, 6), st.integers(8, 300))
+def test_term_files_made_with_numpy_are_those_made_a_number_at_a_time(drawn, batch, block, table_min, split):
     pages = _pages(drawn)
     assume(any(terms for page in pages for chunk in page.chunks for terms, _ in chunk.terms))
     with pytest.MonkeyPatch.context() as monkeypatch:
         monkeypatch.setattr(contract, "TERMS_FILE_BYTES", 300)  # several term files: their cuts must agree too
         monkeypatch.setattr(lunr_index, "_PAGE_BLOCK_POSTINGS", block)  # page-level counts summed in blocks of pages
         monkeypatch.setattr(contract, "POSTING_TABLE_MIN", table_min)  # format 6's weight tables on short lists too
+        # Rows split: the numpy rows decide by their numbers (``index._sure_to_split``), the others by their strings.
+        monkeypatch.setattr(contract, "TERM_SPLIT_BYTES", split)
         python, with_numpy = _both_ways(monkeypatch, pages, batch)
     assert with_numpy == python
 
@@ -77,7 +79,8 @@ def test_a_site_of_many_chunks_takes_the_numpy_path_with_large_numbers_and_boost
 @given(st.lists(st.tuples(_terms, _boosts, st.lists(st.tuples(_terms, _terms), min_size=1, max_size=6)), min_size=1, max_size=8),
        st.integers(8, 200), st.integers(4, 80), st.integers(1, 6), st.booleans())
 def test_split_term_rows_made_with_numpy_are_those_made_with_lists(drawn, split, block, table_min, numpy_rows):
-    """``split_row`` (numpy, from the row's strings) writes the rows and blocks ``split_row_lists`` writes,
+    """``split_row`` (numpy, from the row's strings) and ``split_postings`` (numpy, from the numpy rows' numbers,
+    the rows sure to be split never encoded whole) write the rows and blocks ``split_row_lists`` writes,
     whatever the split and block sizes, weight tables on short lists too, boosted pages among plain ones."""
     pages = _pages(drawn)
     assume(any(terms for page in pages for chunk in page.chunks for terms, _ in chunk.terms))
@@ -87,10 +90,13 @@ def test_split_term_rows_made_with_numpy_are_those_made_with_lists(drawn, split,
         monkeypatch.setattr(contract, "POSTING_TABLE_MIN", table_min)
         monkeypatch.setattr(index, "NUMPY_MIN_CHUNKS", 0 if numpy_rows else 10**9)
         calls: list[int] = []
-        real = index.split_row
-        monkeypatch.setattr(index, "split_row", lambda *args: calls.append(1) or real(*args))
+        real_row, real_postings = index.split_row, index.split_postings
+        monkeypatch.setattr(index, "split_row", lambda *args: calls.append(1) or real_row(*args))
+        monkeypatch.setattr(index, "split_postings", lambda *args, **named: calls.append(1) or real_postings(*args, **named))
         with_numpy = build_search_files(pages, "en", {"name": "test"})
         monkeypatch.setattr(index, "split_row", index.split_row_lists)
+        monkeypatch.setattr(index, "split_postings", lambda lang, term, term_index, lists, page_starts, files: index.split_row_lists(
+            lang, [term, term_index, *index._list_strings(lists)], page_starts, files))
         with_lists = build_search_files(pages, "en", {"name": "test"})
     assert with_numpy == with_lists
     assume(calls)  # a row was split

@@ -28,11 +28,24 @@ _MAGIC = b"citesearch search memo 1 "
 
 
 def search_key(pages: Sequence[index.SearchPage], default_lang: str, generator: dict) -> str:
-    digest = hashlib.sha256(stage_key(index.CACHE_MODULES, index.cache_inputs(default_lang, generator)).encode())
+    key = SearchKey(default_lang, generator)
     for page in pages:
+        key.add(page)
+    return key.hexdigest()
+
+
+class SearchKey:
+    """``search_key`` a page at a time: ``citesearch index`` hashes each page as it comes from its reader."""
+
+    def __init__(self, default_lang: str, generator: dict):
+        self._digest = hashlib.sha256(stage_key(index.CACHE_MODULES, index.cache_inputs(default_lang, generator)).encode())
+
+    def add(self, page: index.SearchPage) -> None:
         # orjson: every page's text is hashed on every serve rebuild (json took ~0.4 s on rust-rfcs)
-        digest.update(orjson.dumps(_page_record(page), option=orjson.OPT_SORT_KEYS))
-    return digest.hexdigest()
+        self._digest.update(orjson.dumps(_page_record(page), option=orjson.OPT_SORT_KEYS))
+
+    def hexdigest(self) -> str:
+        return self._digest.hexdigest()
 
 
 class StoredFiles(Mapping[str, bytes]):

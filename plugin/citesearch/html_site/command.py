@@ -28,7 +28,7 @@ from ..config import LANG_RE
 from ..engine import contract
 from ..errors import ContentError, Problem, UsageError
 from ..model import Chunk
-from ..pipeline.index import SearchPage, build_search_files
+from ..pipeline.index import ChunkFilesByLanguage, SearchPage, build_search_files
 from ..pipeline.lunr_index import PageVocabulary, field_counts, numbered, packed, renumber
 from ..pipeline.output_folder import MARKER_NAME, check_output_folder
 from ..pipeline.source_files import read_regular, shown_name
@@ -110,6 +110,10 @@ def index_site(
             if kind == "file" and rel.lower().endswith(PAGE_SUFFIXES):
                 known[rel] = _cached(cache, stage, rel, path) if lookup else None  # type: ignore[arg-type]
         todo = [(rel, path) for rel, path, _ in entries if rel in known and known[rel] is None]
+        # What the search files need of each page that needs no later one, made as the page comes, while the
+        # readers read the next ones: its chunk files (written by this process) and its share of the memo's key.
+        chunk_files = ChunkFilesByLanguage(staged.written_now())
+        key = search_cache.SearchKey(options.default_lang, GENERATOR) if cache is not None else None
         fresh = held.enter_context(read_pages(todo, job))
         for rel, path, kind in entries:
             if kind == "link":
@@ -138,6 +142,9 @@ def index_site(
                 warnings.append(Problem(rel, line, message))
             if result.page is not None:
                 pages.append(result.page)
+                chunk_files.add(result.page)
+                if key is not None:
+                    key.add(result.page)
             elif result.skipped:
                 skipped[result.skipped] += 1
             if written is not None:  # the reader wrote it
@@ -152,7 +159,8 @@ def index_site(
         held.close()  # the readers are done: no thread of theirs is left, so the search files' writer may fork
         if strict and warnings:
             raise ContentError([Problem(w.path, w.line, f"{w.message} (warning, --strict)") for w in warnings])
-        search = _search_files(pages, options.default_lang, cache_dir if cache is not None else None, warnings, staged)
+        search = _search_files(pages, options.default_lang, chunk_files, key, cache_dir if cache is not None else None,
+                               warnings, staged)
         index_bytes = sum(staged.sizes[name] for name in search)
         for name in widget.assets.files:
             staged[f"{ASSETS_DIR}/{name}"] = widget.assets.read(name)
@@ -169,24 +177,28 @@ def index_site(
     )
 
 
-def _search_files(pages: list[SearchPage], default_lang: str, cache_dir: Path | None, warnings: list[Problem],
+def _search_files(pages: list[SearchPage], default_lang: str, chunk_files: ChunkFilesByLanguage,
+                  key: search_cache.SearchKey | None, cache_dir: Path | None, warnings: list[Problem],
                   staged: StagedSite) -> Mapping[str, bytes]:
     """The search files, written into ``staged``: from the last run when no page's passages changed (the build
-    cache's memo), else made, and written by a second process as they are made."""
-    key = search_cache.search_key(pages, default_lang, GENERATOR) if cache_dir is not None else None
-    if cache_dir is not None:
+    cache's memo), else made, and written by a second process as they are made.  ``chunk_files``: those made
+    (and written) as the pages came; ``key``: the memo's key of the pages (None: no cache)."""
+    if cache_dir is not None and key is not None:
         try:
-            stored = search_cache.load(cache_dir, key)  # type: ignore[arg-type]
+            stored = search_cache.load(cache_dir, key.hexdigest())
         except (OSError, ValueError):
             stored = None
-        if stored is not None:
-            staged.update(stored)  # one file at a time from the memo (search_cache.StoredFiles)
+        made = chunk_files.folder.written()
+        if stored is not None and all(path in stored for path in made):  # the same pages make the same files
+            for path in stored:  # one file at a time from the memo (search_cache.StoredFiles)
+                if path not in made:
+                    staged[path] = stored[path]
             return stored
     with staged.written_beside() as into:
-        files = build_search_files(pages, default_lang, GENERATOR, into)
-        if cache_dir is not None:  # while the last files are written
+        files = build_search_files(pages, default_lang, GENERATOR, into, chunk_files=chunk_files)
+        if cache_dir is not None and key is not None:  # while the last files are written
             try:
-                search_cache.save(cache_dir, key, files)  # type: ignore[arg-type]
+                search_cache.save(cache_dir, key.hexdigest(), files)
             except OSError as exc:
                 warnings.append(Problem(shown_name(cache_dir), 1, f"index cache not saved: {exc.strerror or exc}"))
     return files

@@ -19,9 +19,7 @@ count of a passage changes only with the headings above it.
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator, Sequence
-
-from ..model import Chunk
+from typing import Iterable, Sequence
 
 
 def bare_counts(paths: Iterable[Sequence[str]]) -> list[int]:
@@ -40,16 +38,19 @@ def bare_counts(paths: Iterable[Sequence[str]]) -> list[int]:
     return [_counted(tuple(path), seen) for path in paths]
 
 
-def bare_counts_by_ref(chunks: Iterable[Chunk], pages: Iterable[object]) -> Iterator[int]:
-    """``bare_counts`` of every passage of a language, in ref order, as the
-    refs are read: ``pages`` gives the page of each chunk (a page's passages
-    are consecutive refs), so a spooled page is read once, by the caller."""
-    seen: set[tuple[str, ...]] = set()
-    page = None
-    for chunk, owner in zip(chunks, pages):
-        if owner is not page:
-            page, seen = owner, set()
-        yield _counted(tuple(chunk.heading_path), seen)
+class BareHeadings:
+    """``bare_counts`` of passages given one at a time, page after page (a
+    page's passages are consecutive refs): the chunk files of ``citesearch
+    index`` are made while its pages are still being read."""
+
+    def __init__(self) -> None:
+        self._page: object = None
+        self._seen: set[tuple[str, ...]] = set()
+
+    def count(self, page: object, path: Sequence[str]) -> int:
+        if page is not self._page:
+            self._page, self._seen = page, set()
+        return _counted(tuple(path), self._seen)
 
 
 def _counted(path: tuple[str, ...], seen: set[tuple[str, ...]]) -> int:

@@ -17,7 +17,7 @@ import orjson
 from ..engine import analyzer, contract
 from ..engine.shards import decoded, utf16_key
 from ..model import Chunk, ParsedDocument
-from .bare_headings import bare_counts_by_ref
+from .bare_headings import BareHeadings
 from .lunr_index import ChunkCounts, Weighed, rounded, term_row_batches, weighed_batches
 from .spool import ChunkRefs
 
@@ -86,11 +86,14 @@ def in_groups(items: Iterable, size_of: Callable[[object], int], target: int) ->
         yield part
 
 
-def build_shard(lang: str, pages: Iterable[SearchPage], files: MutableMapping[str, bytes] | None = None) -> LanguageShard:
+def build_shard(lang: str, pages: Iterable[SearchPage], files: MutableMapping[str, bytes] | None = None,
+                chunk_files: ChunkFiles | None = None) -> LanguageShard:
     """Term, dictionary and chunk files of one language (see ``engine.contract``).
 
     Term rows come a range of terms at a time and go into their files as they
-    come: a large site's rows are never all in memory at once.
+    come: a large site's rows are never all in memory at once.  ``chunk_files``:
+    the chunk files already made of these very pages, as they came (only
+    their last group and lists are left to make).
     """
     pages = list(pages)
     chunks = ChunkRefs(pages)  # read a page at a time: a spooled page's chunks are on disk (``spool``)
@@ -105,23 +108,29 @@ def build_shard(lang: str, pages: Iterable[SearchPage], files: MutableMapping[st
             import numpy
 
             factors = numpy.array(boosts, dtype=numpy.float64) if boosted else None
+            split = functools.partial(split_postings, lang, page_starts=page_starts, files=files)
             for weighed in weighed_batches(ChunkCounts(chunks, cache_text=not chunks.spooled), page_starts):
                 terms.extend(weighed.terms)
-                yield from encoded_batch(weighed, factors)
+                yield from encoded_batch(weighed, factors, split)
             return
         for batch in term_row_batches(ChunkCounts(chunks, cache_text=not chunks.spooled), page_starts):
             if boosted:
                 _apply_boosts(batch, boosts)
             terms.extend(row[0] for row in batch)
-            yield from ((encoded(row), _row_size(row)) for row in batch)
+            yield from _split_rows(lang, ((encoded(row), _row_size(row)) for row in batch), page_starts, files)
 
     files = {} if files is None else files  # given: each file goes there as it is made
     entry: dict = {"documents": len(pages), "chunks_count": len(chunks)}
-    entry["terms"] = _term_files(lang, _split_rows(lang, rows(), page_starts, files), files)
+    entry["terms"] = _term_files(lang, rows(), files)
     entry["dictionary"] = _dictionary_files(lang, terms, files)
     # Russian terms: the widget loads lunr.ru to stem the texts it quotes (else only for a Russian query).
     entry["stemmers"] = ["ru"] if any(_CYRILLIC.search(term) for term in terms) else []
-    entry["chunks"] = _chunk_files(chunks, owners, files)
+    if chunk_files is None:
+        entry["chunks"] = _chunk_files(chunks, owners, files)
+    elif chunk_files.refs != len(chunks):
+        raise ValueError(f"{chunk_files.refs} chunks made into chunk files, {len(chunks)} indexed")
+    else:
+        entry["chunks"] = chunk_files.finish()
     return LanguageShard(lang, files, entry)
 
 
@@ -206,12 +215,17 @@ def base64_numbers(numbers: list[int]) -> str:
 NUMPY_MIN_CHUNKS = 300
 
 
-def encoded_batch(weighed: Weighed, boosts=None) -> Iterator[tuple[list, int]]:
+def encoded_batch(weighed: Weighed, boosts=None, split: Callable | None = None) -> Iterator[tuple[list, int]]:
     """``(encoded(row), _row_size(row))`` of each row of a batch, with ``boosts`` applied
-    (``_apply_boosts``): the same strings, made by numpy a field at a time instead of a number at a time."""
+    (``_apply_boosts``): the same strings, made by numpy a field at a time instead of a number at a time.
+
+    With ``split`` (``split_postings`` but for its first argument), each row ``_split_rows`` would split is
+    split from its numbers (its row and size as ``_split_rows`` gives them): the rows sure to be split,
+    told by their strings' least lengths, are never encoded whole.
+    """
     import numpy
 
-    by_field = []
+    fields = []  # (numbers, bounds, refs) of each field
     sizes = numpy.zeros(len(weighed.terms), dtype=numpy.int64)
     for bounds, refs, weights in weighed.fields:
         if boosts is not None:  # each ref's page boost, a numpy array
@@ -226,10 +240,56 @@ def encoded_batch(weighed: Weighed, boosts=None) -> Iterator[tuple[list, int]]:
         numbers = numpy.empty(2 * len(refs), dtype=numpy.int64)
         numbers[0::2] = gaps
         numbers[1::2] = numpy.rint(weights * 1000)  # exact: weights are rounded to 3 decimals
-        by_field.append(postings_strings(numbers, bounds))
+        fields.append((numbers, bounds, refs))
         sizes += 4 * numpy.diff(bounds)
-    for k, term in enumerate(weighed.terms):
-        yield [term, weighed.term_index[term], *(strings[k] for strings in by_field)], len(term) + 24 + int(sizes[k])
+    terms, term_index = weighed.terms, weighed.term_index
+    whole = numpy.zeros(len(terms), dtype=bool) if split is None else _sure_to_split(fields)
+    kept = numpy.flatnonzero(~whole)
+    by_field = [_kept_strings(numbers, bounds, kept, whole.any()) for numbers, bounds, _ in fields]
+    at = dict(zip(kept.tolist(), range(len(kept))))  # a kept term's place among the strings
+    for k, term in enumerate(terms):
+        if k in at:
+            row = [term, term_index[term], *(strings[at[k]] for strings in by_field)]
+            if split is None or sum(len(text) for text in row[2:]) <= contract.TERM_SPLIT_BYTES:
+                yield row, len(term) + 24 + int(sizes[k])
+                continue
+        lists = [(refs[bounds[k]:bounds[k + 1]].astype(numpy.int64), numbers[2 * bounds[k] + 1:2 * bounds[k + 1]:2])
+                 for numbers, bounds, refs in fields]
+        row = split(term, term_index[term], lists)  # type: ignore[misc]
+        yield row, len(term) + 60 + sum(len(text) for text in row[2:6])
+
+
+_DIGIT_STEPS = [32 ** n for n in range(1, 13)]  # a base-64 posting number of n + 1 digits is at least 32 ** n
+
+
+def _sure_to_split(fields: list[tuple]):
+    """Whether each term's strings are longer than ``TERM_SPLIT_BYTES`` whatever weight tables shorten them:
+    plain, a list's length is its numbers' digits; with a table, at least its gaps' digits, one digit a
+    weight and three more (mark, table size, one weight)."""
+    import numpy
+
+    least = 0
+    for numbers, bounds, _ in fields:
+        digits = 1 + numpy.searchsorted(_DIGIT_STEPS, numbers, side="right")
+        summed = numpy.concatenate(([0], numpy.cumsum(digits)))
+        gap_digits = numpy.concatenate(([0], numpy.cumsum(digits[0::2])))
+        plain = summed[2 * bounds[1:]] - summed[2 * bounds[:-1]]
+        postings = numpy.diff(bounds)
+        tabled = 3 + gap_digits[bounds[1:]] - gap_digits[bounds[:-1]] + postings
+        least = least + numpy.where(postings >= contract.POSTING_TABLE_MIN, numpy.minimum(plain, tabled), plain)
+    return least > contract.TERM_SPLIT_BYTES
+
+
+def _kept_strings(numbers, bounds, kept, some_left: bool) -> list[str]:
+    """``postings_strings`` of the lists of the terms ``kept`` (all, unless ``some_left``)."""
+    import numpy
+
+    if not some_left:
+        return postings_strings(numbers, bounds)
+    counts = numpy.diff(bounds)
+    keep = numpy.repeat(numpy.isin(numpy.arange(len(counts)), kept), counts)
+    pairs = numbers.reshape(-1, 2)[keep].reshape(-1)
+    return postings_strings(pairs, numpy.concatenate(([0], numpy.cumsum(counts[kept]))))
 
 
 def postings_strings(numbers, bounds) -> list[str]:
@@ -337,22 +397,30 @@ def split_row(lang: str, row: list, page_starts: list[int], files: dict[str, byt
     the index stage); ``split_row_lists``, the same done with lists, where
     the postings are not in ref order.
     """
+    return split_postings(lang, row[0], row[1], [postings_arrays(text) for text in row[2:6]], page_starts, files, row)
+
+
+def split_postings(lang: str, term: str, term_index: int, lists: list[tuple], page_starts: list[int],
+                   files: dict[str, bytes], row: list | None = None) -> list:
+    """``split_row`` of a row given as the ``(refs, weights in thousandths)`` of its title, heading, body and
+    page postings (numpy int arrays), ``row`` its strings if at hand."""
     import numpy
 
-    term, term_index = row[0], row[1]
     starts = numpy.asarray(page_starts, dtype=numpy.int64)
     page_of = lambda refs: starts[numpy.searchsorted(starts, refs, side="right") - 1]  # noqa: E731
-    (title_refs, title_weights), (heading_refs, heading_weights) = map(postings_arrays, row[2:4])
+    (title_refs, title_weights), (heading_refs, heading_weights), (body_refs, body_weights), (pages, page_weights) = lists
     head_refs = numpy.concatenate([title_refs, heading_refs])
-    body_refs, body_weights = postings_arrays(row[4])
-    pages, page_weights = postings_arrays(row[5])
     body_pages = page_of(body_refs)
     if len(pages) == 0 or numpy.any(numpy.diff(body_refs) < 0) or numpy.any(numpy.diff(pages) <= 0):
+        row = row if row is not None else [term, term_index, *_list_strings(lists)]
         return split_row_lists(lang, row, page_starts, files)
-    known = numpy.isin(body_pages, pages)
+    known = pages[numpy.minimum(numpy.searchsorted(pages, body_pages), len(pages) - 1)] == body_pages  # pages ascend
     if not known.all():
         raise ValueError(f"term {term!r}: body postings on pages without a page posting: {sorted(set(body_pages[~known].tolist()))[:5]}")
-    in_head = numpy.isin(pages, page_of(head_refs))
+    head_pages = page_of(head_refs)
+    in_head = numpy.zeros(len(pages), dtype=bool)
+    at = numpy.minimum(numpy.searchsorted(pages, head_pages), len(pages) - 1)
+    in_head[at[pages[at] == head_pages]] = True
     # Body postings in ref order: each page's are a slice, [first[k], end[k]).
     first = numpy.searchsorted(body_pages, pages, side="left")
     end = numpy.searchsorted(body_pages, pages, side="right")
@@ -363,14 +431,13 @@ def split_row(lang: str, row: list, page_starts: list[int], files: dict[str, byt
             block_starts.append(k)
             size = 0
         size += add
-    bounds = [*block_starts, len(pages)]
-    lists = []  # (refs, weights) of each block's body, then of its pages (those not in the head)
-    for a, b in zip(bounds, bounds[1:]):
-        lists.append((body_refs[first[a]:end[b - 1]], body_weights[first[a]:end[b - 1]]))
-        outside = ~in_head[a:b]
-        lists.append((pages[a:b][outside], page_weights[a:b][outside]))
-    strings = _list_strings(lists)
-    bodies = [dumps({"postings": strings[i:i + 2]}) for i in range(0, len(strings), 2)]
+    # Each block's body postings: consecutive slices of them all (every one is on a page of the term's);
+    # its page postings: those of its pages not in the head.
+    body_strings = _strings_between(body_refs, body_weights, numpy.append(first[block_starts], len(body_refs)))
+    outside = ~in_head
+    page_strings = _strings_between(pages[outside], page_weights[outside],
+                                    numpy.concatenate(([0], numpy.cumsum(outside)))[[*block_starts, len(pages)]])
+    bodies = [dumps({"postings": pair}) for pair in zip(body_strings, page_strings)]
     name = contract.shard_name(contract.BLOCK_KIND, lang, digest(b"\0".join([term.encode(), *bodies]))).removesuffix(".json")
     for position, data in enumerate(bodies):
         files[contract.block_file_name(name, position)] = data
@@ -432,17 +499,26 @@ def _list_strings(lists: list) -> list[str]:
     """``encoded``'s string of each ``(refs, weights)`` (numpy arrays, weights in thousandths), made at once."""
     import numpy
 
-    counts = numpy.array([len(refs) for refs, _ in lists], dtype=numpy.int64)
-    bounds = numpy.concatenate(([0], numpy.cumsum(counts)))
-    numbers = numpy.empty(2 * int(bounds[-1]), dtype=numpy.int64)
+    bounds = numpy.concatenate(([0], numpy.cumsum([len(refs) for refs, _ in lists]))).astype(numpy.int64)
+    if not bounds[-1]:
+        return _strings_between(numpy.zeros(0, dtype=numpy.int64), numpy.zeros(0, dtype=numpy.int64), bounds)
+    return _strings_between(numpy.concatenate([refs for refs, _ in lists]), numpy.concatenate([weights for _, weights in lists]), bounds)
+
+
+def _strings_between(refs, weights, bounds) -> list[str]:
+    """``encoded``'s string of each list ``refs[bounds[k]:bounds[k + 1]]`` with its weights (in thousandths)."""
+    import numpy
+
+    refs = numpy.asarray(refs, dtype=numpy.int64)
+    bounds = numpy.asarray(bounds, dtype=numpy.int64)
+    numbers = numpy.empty(2 * len(refs), dtype=numpy.int64)
     if len(numbers):
-        refs = numpy.concatenate([refs for refs, _ in lists]).astype(numpy.int64)
         gaps = refs.copy()
         gaps[1:] -= refs[:-1]
-        firsts = bounds[:-1][counts > 0]
+        firsts = bounds[:-1][bounds[:-1] < bounds[1:]]
         gaps[firsts] = refs[firsts]  # each list's first ref is written whole
         numbers[0::2] = gaps
-        numbers[1::2] = numpy.concatenate([weights for _, weights in lists])
+        numbers[1::2] = weights
     return postings_strings(numbers, bounds)
 
 
@@ -563,46 +639,81 @@ def _dictionary_files(lang: str, terms: list[str], files: dict[str, bytes]) -> d
     return {"name": name, "buckets": buckets}
 
 
-def _chunk_files(chunks: list[Chunk], owners: list[SearchPage], files: dict[str, bytes]) -> dict:
-    """Documents, anchors, headings and texts of the chunks, a few refs per file.
+def _chunk_files(chunks: Sequence[Chunk], owners: Sequence[SearchPage], files: dict[str, bytes]) -> dict:
+    """Documents, anchors, headings and texts of the chunks, a few refs per file (``ChunkFiles``)."""
+    made = ChunkFiles(files)
+    for ref in range(len(chunks)):
+        made.append(owners[ref], chunks[ref])
+    return made.finish()
+
+
+class ChunkFiles:
+    """The chunk files of one language, each group's made as soon as its refs are known.
 
     A ref's file follows from the ref and its group's chunk list
     (``shards.chunk_file``), so a result's file is asked for as soon as the
     ref is known; one digest names the files of a group of consecutive refs,
-    one chunk list the digests of ``CHUNK_GROUPS_PER_LIST`` groups.
+    one chunk list the digests of ``CHUNK_GROUPS_PER_LIST`` groups.  No group
+    needs a later page: ``citesearch index`` makes them while its pages are
+    still being read (``append_page``).
     """
-    per_file, per_group = contract.CHUNKS_PER_FILE, contract.CHUNKS_PER_FILE * contract.CHUNK_FILES_PER_GROUP
-    bare = bare_counts_by_ref(chunks, owners)  # read along with the rows below, ref by ref
-    groups = []
-    for group_first in range(0, len(chunks), per_group):
+
+    def __init__(self, files: MutableMapping[str, bytes]):
+        self.files = files
+        self.refs = 0  # chunks appended
+        self.groups: list[str] = []  # each group's name
+        self._pending: list[tuple[SearchPage, Chunk, int]] = []  # the chunks of the group not yet made, each with its bare count
+        self._bare = BareHeadings()
+
+    def append_page(self, page: SearchPage) -> None:
+        """Each chunk of ``page`` that has text (the chunks the index has refs for, as ``spool.ChunkRefs``)."""
+        for chunk in page.chunks:
+            if chunk.text:
+                self.append(page, chunk)
+
+    def append(self, page: SearchPage, chunk: Chunk) -> None:
+        """The next ref's chunk, on ``page``."""
+        self._pending.append((page, chunk, self._bare.count(page, chunk.heading_path)))
+        self.refs += 1
+        if len(self._pending) == contract.CHUNKS_PER_FILE * contract.CHUNK_FILES_PER_GROUP:
+            self._group()
+
+    def finish(self) -> dict:
+        """The last group's files and the chunk lists; the manifest's ``chunks``."""
+        if self._pending:
+            self._group()
+        per_list = contract.CHUNK_GROUPS_PER_LIST
+        groups = self.groups
+        lists = [_add(self.files, lambda h: contract.chunk_list_name(h[: contract.HASH_LENGTH]), {"groups": groups[i : i + per_list]})
+                 for i in range(0, len(groups), per_list)]
+        return {"per_file": contract.CHUNKS_PER_FILE, "files_per_group": contract.CHUNK_FILES_PER_GROUP, "groups_per_list": per_list,
+                "lists": [name.split(".")[-2] for name in lists]}
+
+    def _group(self) -> None:
+        per_file, pending = contract.CHUNKS_PER_FILE, self._pending
+        group_first = self.refs - len(pending)
         bodies = []
-        for first in range(group_first, min(group_first + per_group, len(chunks)), per_file):
+        for at in range(0, len(pending), per_file):
             docs: dict[int, int] = {}  # id(page) -> position in this file's docs
             doc_rows, chunk_rows, bare_rows = [], [], []
-            for ref in range(first, min(first + per_file, len(chunks))):
-                page = owners[ref]
+            for row, (page, chunk, stands) in enumerate(pending[at:at + per_file]):
                 if id(page) not in docs:
                     docs[id(page)] = len(doc_rows)
                     implied = page.url == page.doc_id + contract.PAGE_SUFFIX
                     doc_rows.append([page.doc_id, page.title] if implied else [page.doc_id, page.title, page.url])
-                chunk = chunks[ref]
                 heading = list(chunk.heading_path)
                 if heading and heading[0] == page.title:
                     heading[0] = 0  # the page's title, once in docs
                 chunk_rows.append([docs[id(page)], chunk.anchor, heading, chunk.text])
-                if stands := next(bare):
-                    bare_rows.append([ref - first, stands])
-            body = {"first": first, "docs": doc_rows, "chunks": chunk_rows}
+                if stands:
+                    bare_rows.append([row, stands])
+            body = {"first": group_first + at, "docs": doc_rows, "chunks": chunk_rows}
             bodies.append(dumps({**body, "bare": bare_rows} if bare_rows else body))
         name = digest(b"\0".join(bodies))[: contract.HASH_LENGTH]
         for position, body in enumerate(bodies):
-            files[contract.chunk_file_name(name, position)] = body
-        groups.append(name)
-    per_list = contract.CHUNK_GROUPS_PER_LIST
-    lists = [_add(files, lambda h: contract.chunk_list_name(h[: contract.HASH_LENGTH]), {"groups": groups[i : i + per_list]})
-             for i in range(0, len(groups), per_list)]
-    return {"per_file": per_file, "files_per_group": contract.CHUNK_FILES_PER_GROUP, "groups_per_list": per_list,
-            "lists": [name.split(".")[-2] for name in lists]}
+            self.files[contract.chunk_file_name(name, position)] = body
+        self.groups.append(name)
+        self._pending = []
 
 
 def index_documents(pages: Sequence[ParsedDocument], default_lang: str, generator: dict,
@@ -612,18 +723,26 @@ def index_documents(pages: Sequence[ParsedDocument], default_lang: str, generato
 
 
 def build_search_files(pages: Sequence[SearchPage], default_lang: str, generator: dict,
-                       into: MutableMapping[str, bytes | Path] | None = None) -> Mapping[str, bytes | Path]:
+                       into: MutableMapping[str, bytes | Path] | None = None, *,
+                       chunk_files: ChunkFilesByLanguage | None = None) -> Mapping[str, bytes | Path]:
     """Every file of ``site/search/``, keyed by path relative to the site root.
 
     Each file is put into ``into`` as soon as it is made (a ``StagedSite``
     writes it to disk: a large site's search files are never all in memory);
-    the files are returned as ``into`` gives them back.  Default: a new dict.
+    the files are returned as their mappings give them back.  Default: a new dict.
+    ``chunk_files``: the chunk files of ``pages``, made as the pages came (where they
+    were put stays theirs).
     """
     by_lang: dict[str, list[SearchPage]] = {}
     for page in pages:
         by_lang.setdefault(page.lang, []).append(page)
-    files = SearchFolder({} if into is None else into)
-    shards = [build_shard(lang, by_lang[lang], files) for lang in sorted(by_lang)]
+    if chunk_files is None:
+        files = SearchFolder({} if into is None else into)
+        shards = [build_shard(lang, by_lang[lang], files) for lang in sorted(by_lang)]
+    else:
+        files = chunk_files.folder
+        files.into = {} if into is None else into  # the files not made yet
+        shards = [build_shard(lang, by_lang[lang], files, chunk_files.languages[lang]) for lang in sorted(by_lang)]
     revision = hashlib.sha256()
     for name in sorted(files.names):
         revision.update(name.encode() + b"\0" + files.read(name))
@@ -641,32 +760,49 @@ def build_search_files(pages: Sequence[SearchPage], default_lang: str, generator
 
 
 class SearchFolder:
-    """The search files as they are made: each put into the site at ``search/<name>`` at once, its name kept."""
+    """The search files as they are made: each put into the site at ``search/<name>`` at once, its name kept.
+
+    ``into`` may change between files (``citesearch index`` writes its chunk files itself while pages are
+    read, the others by a second process): each file is read back from where it was put.
+    """
 
     def __init__(self, into: MutableMapping[str, bytes | Path]):
         self.into = into
-        self.names: dict[str, None] = {}  # in the order written (a name written again keeps its place)
+        self.names: dict[str, Mapping[str, bytes | Path]] = {}  # name -> where it was put, in the order written
 
     def __setitem__(self, name: str, data: bytes) -> None:
         self.into[f"{contract.SEARCH_DIR}/{name}"] = data
-        self.names[name] = None
+        self.names[name] = self.into  # a name written again keeps its place
 
     def read(self, name: str) -> bytes:
-        return read_bytes(self.into[f"{contract.SEARCH_DIR}/{name}"])
+        return read_bytes(self.names[name][f"{contract.SEARCH_DIR}/{name}"])
 
     def written(self) -> Mapping[str, bytes | Path]:
-        """The files written, by site path, each read from ``into`` when asked for (never all at once)."""
-        return _Written(self.into, [f"{contract.SEARCH_DIR}/{name}" for name in self.names])
+        """The files written, by site path, each read from its mapping when asked for (never all at once)."""
+        return _Written({f"{contract.SEARCH_DIR}/{name}": into for name, into in self.names.items()})
+
+
+class ChunkFilesByLanguage:
+    """The chunk files of pages given one at a time (``add``), each language's as ``ChunkFiles``: made and put into
+    ``into`` while later pages are still being read; ``build_search_files(chunk_files=...)`` makes the rest."""
+
+    def __init__(self, into: MutableMapping[str, bytes | Path]):
+        self.folder = SearchFolder(into)
+        self.languages: dict[str, ChunkFiles] = {}
+
+    def add(self, page: SearchPage) -> None:
+        made = self.languages.get(page.lang)
+        if made is None:
+            made = self.languages[page.lang] = ChunkFiles(self.folder)
+        made.append_page(page)
 
 
 class _Written(Mapping):
-    def __init__(self, into: Mapping[str, bytes | Path], paths: list[str]):
-        self.into, self.paths = into, dict.fromkeys(paths)
+    def __init__(self, paths: dict[str, Mapping[str, bytes | Path]]):
+        self.paths = paths  # site path -> the mapping that holds it
 
     def __getitem__(self, path: str) -> bytes | Path:
-        if path not in self.paths:
-            raise KeyError(path)
-        return self.into[path]
+        return self.paths[path][path]
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.paths)

@@ -185,6 +185,10 @@ class StagedSite(MutableMapping[str, "bytes | Path"]):
 
         return wait
 
+    def written_now(self) -> MutableMapping[str, bytes]:
+        """A mapping whose files this process writes into the site as they are put, their bytes kept readable."""
+        return _WrittenHere(self)
+
     @contextlib.contextmanager
     def written_beside(self) -> Iterator[MutableMapping[str, bytes]]:
         """A mapping whose files a forked process writes into the site while this one goes on (``fill_in_child``).
