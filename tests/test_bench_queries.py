@@ -106,6 +106,24 @@ def test_a_chinese_sentence_whose_code_spans_the_judge_dropped_matches_the_passa
     assert not passage_matches(query, ["Tabbar"], "在标签指定name属性的情况下")
 
 
+def test_a_set_drawn_keeps_every_query_a_pool_change_does_not_touch():
+    pool = [queries.Query(f"w{i} x{i}", "words", f"page{i % 37}", sentence=f"Sentence {i} of the page.")
+            for i in range(400)]
+    drawn = queries.draw(pool, 100, "seed")
+    assert len(drawn) == 100 and queries.draw(pool[::-1], 100, "seed") == drawn  # the pool's order says nothing
+    untouched = [q for q in pool if q not in drawn]
+    assert queries.draw([q for q in pool if q not in untouched[:40]], 100, "seed") == drawn
+    fewer = queries.draw([q for q in pool if q != drawn[0]], 100, "seed")
+    assert fewer[:99] == drawn[1:]
+    assert queries.draw(pool, 100, "other seed") != drawn
+    assert queries.draw(pool, 0, "seed") == []
+
+
+def test_a_set_drawn_holds_one_query_of_a_text():
+    pool = [queries.Query("same words", "words", f"page{i}", sentence=f"Sentence {i}.") for i in range(5)]
+    assert len(queries.draw(pool + [queries.Query("other", "words", "p", sentence="S.")], 10, "seed")) == 2
+
+
 # --- every word the judge asks for is on the page -----------------------------------------------------
 
 PROSE = ["reader", "sentence", "client", "timeout", "heading", "plugin", "theme", "server", "request", "answer"]
