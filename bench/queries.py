@@ -11,6 +11,9 @@ passage) it was made from:
   sentence order.  Chinese has no spaces, so there the query is the rarest
   run of 2-6 Han characters that stands between punctuation, spaces or
   Latin words (often one term, such as 请求体), not an arbitrary n-gram.
+  A run's documents are those that show its characters anywhere, inside
+  longer runs too, as a reader finds them: 使用 ("use") stands alone in few
+  sentences but is said on most pages, so it is never "rare".
 
 Each set is drawn by a seeded hash of each candidate's identity (its page and
 its sentence or heading), the N smallest: a later change to the pool (a page
@@ -228,6 +231,15 @@ def terms(text: str, lang: str) -> list[str]:
     return [w.casefold() for w in WORD.findall(text)]
 
 
+def shown_terms(text: str, lang: str) -> set[str]:
+    """Every term a page shows, for its document frequency.  Chinese: every run
+    of 2-6 Han characters inside the page's runs, since a reader (and any
+    search) finds 使用 in 使用方法 as well; elsewhere the words themselves."""
+    if lang != "zh":
+        return set(terms(text, lang))
+    return {run[i:i + n] for run in HAN.findall(text) for n in range(2, 7) for i in range(len(run) - n + 1)}
+
+
 def long_enough(sentence: str, lang: str) -> bool:
     if lang == "zh":
         return sum(len(r) for r in HAN.findall(sentence)) >= 12
@@ -291,7 +303,7 @@ def query_pools(corpus: Corpus, files: list[Path], words: int = 2) -> tuple[list
     for path, (headings, sentences) in parsed.items():
         for h in headings:
             heading_docs.setdefault(h.casefold(), set()).add(path)
-        df.update(set(terms(" ".join(sentences + headings), corpus.lang)))
+        df.update(shown_terms(" ".join(sentences + headings), corpus.lang))
 
     heading_pool, sentence_pool = [], []
     for path, (headings, sentences) in sorted(parsed.items()):

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 import queries  # noqa: E402
+from corpora import Corpus  # noqa: E402
 from relevance import _words, passage_matches  # noqa: E402
 
 
@@ -104,6 +105,25 @@ def test_a_chinese_sentence_whose_code_spans_the_judge_dropped_matches_the_passa
     query = queries.Query("在标签指定", "words", "tabbar", sentence=sentences[0])
     assert passage_matches(query, ["Tabbar"], "在标签指定name属性的情况下，v-model的值为当前标签的name")
     assert not passage_matches(query, ["Tabbar"], "在标签指定name属性的情况下")
+
+
+def write_pages(folder: Path, pages: list[str]) -> list[Path]:
+    for i, page in enumerate(pages):
+        (folder / f"p{i}.md").write_text(page, encoding="utf-8")
+    return [Path(f"p{i}.md") for i in range(len(pages))]
+
+
+def test_a_chinese_runs_rarity_counts_every_page_that_shows_it_inside_a_longer_run(tmp_path):
+    # 使用 ("use") stands alone between commas only on p0, but nine more pages say it inside 我们使用它;
+    # 签名校验 is on p0 alone.  The rarest run of p0's sentence is 签名校验, as a reader searching finds it.
+    files = write_pages(tmp_path, ["使用，签名校验，这里有很多汉字组成的句子。\n"] + ["我们使用它来做很多事情吧。\n"] * 9)
+    _, pool = queries.query_pools(Corpus("zh-test", tmp_path, "zh", "zh"), files)
+    assert [(q.text, q.doc) for q in pool] == [("签名校验", "p0")]
+
+
+def test_a_sentence_whose_runs_every_page_shows_makes_no_query(tmp_path):
+    files = write_pages(tmp_path, ["使用，请求，这里有很多汉字组成的句子。\n"] + ["我们使用它来做请求的事情。\n"] * 9)
+    assert queries.query_pools(Corpus("zh-test", tmp_path, "zh", "zh"), files)[1] == []
 
 
 def test_a_set_drawn_keeps_every_query_a_pool_change_does_not_touch():
