@@ -79,6 +79,20 @@ def test_a_list_items_lines_go_with_it_and_its_paragraphs_are_prose():
     assert headings == ["A heading right after a list"]
 
 
+def test_a_table_without_a_leading_pipe_is_a_table_as_python_markdown_renders_it():
+    # rust-rfcs 1252-open-options: once read as the sentence "creation mode | file exists | ... | Unix | ...
+    # OPEN_EXISTING |", which made the query `unix openexisting`; the page shows a table.
+    text = ("The following table shows the flags.\n\n"
+            "creation mode                | file exists | file does not exist | Unix              | Windows       |\n"
+            ":----------------------------|-------------|---------------------|:------------------|:--------------|\n"
+            "not set (open existing)      | open        | fail                |                   | OPEN_EXISTING |\n"
+            ".create(true)                | open        | create              | O_CREAT           | OPEN_ALWAYS   |\n\n"
+            "Case | Problem\n---- | -------\n 1   | `Self: Sized` required\n\nAn example of each case follows.\n")
+    page = markdown.markdown(text, extensions=["tables"])
+    assert page.count("<table>") == 2
+    assert queries.parse(text)[1] == ["The following table shows the flags.", "An example of each case follows."]
+
+
 def test_front_matter_is_not_prose():
     text = "---\ntitle: A title that is only metadata of the page\n---\n\nThe page says this.\n"
     assert queries.parse(text)[1] == ["The page says this."]
