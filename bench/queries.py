@@ -8,7 +8,7 @@ passage) it was made from:
   (headings such as "Summary" that every RFC has say nothing about the
   right document, so they are left out).
 - ``words``: the two rarest words (fewest documents) of a sentence, in
-  sentence order.  Chinese has no spaces, so there the query is the rarest
+  sentence order, when no sentence of another document gives the same words.  Chinese has no spaces, so there the query is the rarest
   run of 2-6 Han characters that stands between punctuation, spaces or
   Latin words (often one term, such as 请求体), not an arbitrary n-gram.
   A run's documents are those that show its characters anywhere, inside
@@ -316,4 +316,9 @@ def query_pools(corpus: Corpus, files: list[Path], words: int = 2) -> tuple[list
                 q = words_query(s, corpus.lang, df, max_df=max(2, 0.1 * len(parsed)), count=words)
                 if q:
                     sentence_pool.append(Query(q, "words", doc_key(path), sentence=s))
-    return heading_pool, sentence_pool
+    # A known-item query names one document: the rarest words of sentences on two pages (two pages that say
+    # "exercise caution") find either, and judging one of them right would be a coin toss, as for headings.
+    sentence_docs: dict[str, set[str]] = {}
+    for q in sentence_pool:
+        sentence_docs.setdefault(q.text.casefold(), set()).add(q.doc)
+    return heading_pool, [q for q in sentence_pool if len(sentence_docs[q.text.casefold()]) == 1]

@@ -140,6 +140,21 @@ def test_a_sentence_whose_runs_every_page_shows_makes_no_query(tmp_path):
     assert queries.query_pools(Corpus("zh-test", tmp_path, "zh", "zh"), files)[1] == []
 
 
+def test_a_sentence_query_names_one_document(tmp_path):
+    # "exercise caution" is the rarest pair of a sentence on p0 and of one on p1: it names no one page.
+    # p2 says "hidden fragile" twice: one page, one query.
+    filler = ("Plugins should change configuration when they must. Themes override base template. "
+              "Each thing shown this page only. Another listed here.")
+    files = write_pages(tmp_path, [
+        "Plugins should exercise caution when they change configuration.\n",
+        "Themes must exercise caution when they override base template.\n",
+        "Each hidden fragile thing is shown on this page only.\n\nAnother hidden fragile thing is listed here.\n",
+    ] + [f"{filler}\n"] * 17)
+    _, pool = queries.query_pools(Corpus("en-test", tmp_path, "en", "en"), files)
+    assert {(q.text, q.doc) for q in pool} == {("hidden fragile", "p2")}
+    assert len(queries.draw(pool, 10, "seed")) == 1
+
+
 def test_a_set_drawn_keeps_every_query_a_pool_change_does_not_touch():
     pool = [queries.Query(f"w{i} x{i}", "words", f"page{i % 37}", sentence=f"Sentence {i} of the page.")
             for i in range(400)]
