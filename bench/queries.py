@@ -8,9 +8,10 @@ passage) it was made from:
   (headings such as "Summary" that every RFC has say nothing about the
   right document, so they are left out).
 - ``words``: the two rarest words (fewest documents) of a sentence, in
-  sentence order, when no sentence of another document gives the same words.  Chinese has no spaces, so there the query is the rarest
-  run of 2-6 Han characters that stands between punctuation, spaces or
-  Latin words (often one term, such as 请求体), not an arbitrary n-gram.
+  sentence order, when no sentence of another document gives the same
+  words.  Chinese has no spaces, so there the query is the rarest run of
+  2-6 Han characters that stands between punctuation, spaces or Latin
+  words (often one term, such as 请求体), not an arbitrary n-gram.
   A run's documents are those that show its characters anywhere, inside
   longer runs too, as a reader finds them: 使用 ("use") stands alone in few
   sentences but is said on most pages, so it is never "rare".
