@@ -8,9 +8,17 @@ passage) it was made from:
   (headings such as "Summary" that every RFC has say nothing about the
   right document, so they are left out).
 - ``words``: the two rarest words (fewest documents) of a sentence, in
-  sentence order.  Chinese has no spaces, so there the query is the rarest
-  run of 2-6 Han characters that stands between punctuation, spaces or
-  Latin words (often one term, such as 请求体), not an arbitrary n-gram.
+  sentence order, when no sentence of another document gives the same
+  words.  Chinese has no spaces, so there the query is the rarest run of
+  2-6 Han characters that stands between punctuation, spaces or Latin
+  words (often one term, such as 请求体), not an arbitrary n-gram.
+  A run's documents are those that show its characters anywhere, inside
+  longer runs too, as a reader finds them: 使用 ("use") stands alone in few
+  sentences but is said on most pages, so it is never "rare".
+
+Each set is drawn by a seeded hash of each candidate's identity (its page and
+its sentence or heading), the N smallest: a later change to the pool (a page
+added, a parsing fix) keeps every query it does not touch.
 
 Both are made only from text a reader sees on the page (``parse``): real
 sites' Markdown holds front matter, comments, styles, indented code, tables,
@@ -20,8 +28,8 @@ options), none of which a query may come from.
 
 from __future__ import annotations
 
+import hashlib
 import html
-import random
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -224,6 +232,15 @@ def terms(text: str, lang: str) -> list[str]:
     return [w.casefold() for w in WORD.findall(text)]
 
 
+def shown_terms(text: str, lang: str) -> set[str]:
+    """Every term a page shows, for its document frequency.  Chinese: every run
+    of 2-6 Han characters inside the page's runs, since a reader (and any
+    search) finds 使用 in 使用方法 as well; elsewhere the words themselves."""
+    if lang != "zh":
+        return set(terms(text, lang))
+    return {run[i:i + n] for run in HAN.findall(text) for n in range(2, 7) for i in range(len(run) - n + 1)}
+
+
 def long_enough(sentence: str, lang: str) -> bool:
     if lang == "zh":
         return sum(len(r) for r in HAN.findall(sentence)) >= 12
@@ -243,26 +260,40 @@ def words_query(sentence: str, lang: str, df: Counter, max_df: float, count: int
     return " ".join(sorted(rarest, key=found.index))
 
 
+def draw(pool: list[Query], count: int, seed: str) -> list[Query]:
+    """The ``count`` queries of ``pool`` whose identity (page, then sentence or
+    heading) hashes smallest under ``seed``, in that order.  Unlike sampling by
+    position, a query's place depends on itself alone: a pool change keeps
+    every query it does not touch (and may add or drop only the ones it does)."""
+    def key(q: Query) -> str:
+        return hashlib.sha256(f"{seed}\0{q.doc}\0{q.sentence or q.heading}".encode()).hexdigest()
+
+    chosen: dict[str, Query] = {}  # by text: two identical queries would count one answer twice
+    for q in sorted(pool, key=key):
+        if len(chosen) == count:
+            break
+        chosen.setdefault(q.text.casefold(), q)
+    return list(chosen.values())
+
+
 def relevance_queries(corpus: Corpus, files: list[Path], per_kind: int) -> list[Query]:
     heading_pool, sentence_pool = query_pools(corpus, files)
-    rng = random.Random(f"{corpus.name}:{SEED}")
-    pick = lambda pool: rng.sample(pool, min(per_kind, len(pool)))  # noqa: E731
-    return pick(heading_pool) + pick(sentence_pool)
+    seed = f"{corpus.name}:{SEED}"
+    return draw(heading_pool, per_kind, seed) + draw(sentence_pool, per_kind, seed)
 
 
 def judged_queries(corpus: Corpus, files: list[Path], sentences: int = 100, headings: int = 50,
                    words: int = 2) -> list[Query]:
     """The judged set of ``bench/quality.py``: ``headings`` heading queries and
     ``sentences`` known-item queries of a sentence's ``words`` rarest words,
-    sampled with a seed of their own (the same set on every run)."""
+    drawn with a seed of their own (the same set on every run)."""
     heading_pool, sentence_pool = query_pools(corpus, files, words)
-    rng = random.Random(f"{corpus.name}:{SEED}:judged:{words}")
-    chosen = rng.sample(sentence_pool, min(sentences, len(sentence_pool)))
-    return rng.sample(heading_pool, min(headings, len(heading_pool))) + chosen
+    seed = f"{corpus.name}:{SEED}:judged:{words}"
+    return draw(heading_pool, headings, seed) + draw(sentence_pool, sentences, seed)
 
 
 def query_pools(corpus: Corpus, files: list[Path], words: int = 2) -> tuple[list[Query], list[Query]]:
-    """Every heading query and every sentence query of the corpus, deduplicated by text."""
+    """Every heading query and every sentence query of the corpus (``draw`` keeps one of a text)."""
     parsed, bare = {}, {}
     for rel in files:
         text = (corpus.source / rel).read_text(encoding="utf-8")
@@ -273,7 +304,7 @@ def query_pools(corpus: Corpus, files: list[Path], words: int = 2) -> tuple[list
     for path, (headings, sentences) in parsed.items():
         for h in headings:
             heading_docs.setdefault(h.casefold(), set()).add(path)
-        df.update(set(terms(" ".join(sentences + headings), corpus.lang)))
+        df.update(shown_terms(" ".join(sentences + headings), corpus.lang))
 
     heading_pool, sentence_pool = [], []
     for path, (headings, sentences) in sorted(parsed.items()):
@@ -286,8 +317,9 @@ def query_pools(corpus: Corpus, files: list[Path], words: int = 2) -> tuple[list
                 q = words_query(s, corpus.lang, df, max_df=max(2, 0.1 * len(parsed)), count=words)
                 if q:
                     sentence_pool.append(Query(q, "words", doc_key(path), sentence=s))
-
-    # Dedup by text: two identical queries would count one answer twice.
-    heading_pool = list({q.text.casefold(): q for q in heading_pool}.values())
-    sentence_pool = list({q.text.casefold(): q for q in sentence_pool}.values())
-    return heading_pool, sentence_pool
+    # A known-item query names one document: the rarest words of sentences on two pages (two pages that say
+    # "exercise caution") find either, and judging one of them right would be a coin toss, as for headings.
+    sentence_docs: dict[str, set[str]] = {}
+    for q in sentence_pool:
+        sentence_docs.setdefault(q.text.casefold(), set()).add(q.doc)
+    return heading_pool, [q for q in sentence_pool if len(sentence_docs[q.text.casefold()]) == 1]

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 import queries  # noqa: E402
+from corpora import Corpus  # noqa: E402
 from relevance import _words, passage_matches  # noqa: E402
 
 
@@ -78,6 +79,20 @@ def test_a_list_items_lines_go_with_it_and_its_paragraphs_are_prose():
     assert headings == ["A heading right after a list"]
 
 
+def test_a_table_without_a_leading_pipe_is_a_table_as_python_markdown_renders_it():
+    # rust-rfcs 1252-open-options: once read as the sentence "creation mode | file exists | ... | Unix | ...
+    # OPEN_EXISTING |", which made the query `unix openexisting`; the page shows a table.
+    text = ("The following table shows the flags.\n\n"
+            "creation mode                | file exists | file does not exist | Unix              | Windows       |\n"
+            ":----------------------------|-------------|---------------------|:------------------|:--------------|\n"
+            "not set (open existing)      | open        | fail                |                   | OPEN_EXISTING |\n"
+            ".create(true)                | open        | create              | O_CREAT           | OPEN_ALWAYS   |\n\n"
+            "Case | Problem\n---- | -------\n 1   | `Self: Sized` required\n\nAn example of each case follows.\n")
+    page = markdown.markdown(text, extensions=["tables"])
+    assert page.count("<table>") == 2
+    assert queries.parse(text)[1] == ["The following table shows the flags.", "An example of each case follows."]
+
+
 def test_front_matter_is_not_prose():
     text = "---\ntitle: A title that is only metadata of the page\n---\n\nThe page says this.\n"
     assert queries.parse(text)[1] == ["The page says this."]
@@ -104,6 +119,58 @@ def test_a_chinese_sentence_whose_code_spans_the_judge_dropped_matches_the_passa
     query = queries.Query("在标签指定", "words", "tabbar", sentence=sentences[0])
     assert passage_matches(query, ["Tabbar"], "在标签指定name属性的情况下，v-model的值为当前标签的name")
     assert not passage_matches(query, ["Tabbar"], "在标签指定name属性的情况下")
+
+
+def write_pages(folder: Path, pages: list[str]) -> list[Path]:
+    for i, page in enumerate(pages):
+        (folder / f"p{i}.md").write_text(page, encoding="utf-8")
+    return [Path(f"p{i}.md") for i in range(len(pages))]
+
+
+def test_a_chinese_runs_rarity_counts_every_page_that_shows_it_inside_a_longer_run(tmp_path):
+    # 使用 ("use") stands alone between commas only on p0, but nine more pages say it inside 我们使用它;
+    # 签名校验 is on p0 alone.  The rarest run of p0's sentence is 签名校验, as a reader searching finds it.
+    files = write_pages(tmp_path, ["使用，签名校验，这里有很多汉字组成的句子。\n"] + ["我们使用它来做很多事情吧。\n"] * 9)
+    _, pool = queries.query_pools(Corpus("zh-test", tmp_path, "zh", "zh"), files)
+    assert [(q.text, q.doc) for q in pool] == [("签名校验", "p0")]
+
+
+def test_a_sentence_whose_runs_every_page_shows_makes_no_query(tmp_path):
+    files = write_pages(tmp_path, ["使用，请求，这里有很多汉字组成的句子。\n"] + ["我们使用它来做请求的事情。\n"] * 9)
+    assert queries.query_pools(Corpus("zh-test", tmp_path, "zh", "zh"), files)[1] == []
+
+
+def test_a_sentence_query_names_one_document(tmp_path):
+    # "exercise caution" is the rarest pair of a sentence on p0 and of one on p1: it names no one page.
+    # p2 says "hidden fragile" twice: one page, one query.
+    filler = ("Plugins should change configuration when they must. Themes override base template. "
+              "Each thing shown this page only. Another listed here.")
+    files = write_pages(tmp_path, [
+        "Plugins should exercise caution when they change configuration.\n",
+        "Themes must exercise caution when they override base template.\n",
+        "Each hidden fragile thing is shown on this page only.\n\nAnother hidden fragile thing is listed here.\n",
+    ] + [f"{filler}\n"] * 17)
+    _, pool = queries.query_pools(Corpus("en-test", tmp_path, "en", "en"), files)
+    assert {(q.text, q.doc) for q in pool} == {("hidden fragile", "p2")}
+    assert len(queries.draw(pool, 10, "seed")) == 1
+
+
+def test_a_set_drawn_keeps_every_query_a_pool_change_does_not_touch():
+    pool = [queries.Query(f"w{i} x{i}", "words", f"page{i % 37}", sentence=f"Sentence {i} of the page.")
+            for i in range(400)]
+    drawn = queries.draw(pool, 100, "seed")
+    assert len(drawn) == 100 and queries.draw(pool[::-1], 100, "seed") == drawn  # the pool's order says nothing
+    untouched = [q for q in pool if q not in drawn]
+    assert queries.draw([q for q in pool if q not in untouched[:40]], 100, "seed") == drawn
+    fewer = queries.draw([q for q in pool if q != drawn[0]], 100, "seed")
+    assert fewer[:99] == drawn[1:]
+    assert queries.draw(pool, 100, "other seed") != drawn
+    assert queries.draw(pool, 0, "seed") == []
+
+
+def test_a_set_drawn_holds_one_query_of_a_text():
+    pool = [queries.Query("same words", "words", f"page{i}", sentence=f"Sentence {i}.") for i in range(5)]
+    assert len(queries.draw(pool + [queries.Query("other", "words", "p", sentence="S.")], 10, "seed")) == 2
 
 
 # --- every word the judge asks for is on the page -----------------------------------------------------
