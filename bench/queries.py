@@ -215,10 +215,16 @@ def parse(markdown: str) -> tuple[list[str], list[str]]:
 ANY_HEADING = re.compile(r"^(#{1,6})\s+\S")
 
 
+# A line the page does not show: an empty anchor (`<a name="runmode-declare"></a>`, a link target
+# older docs put under a heading) or an HTML comment on one line.
+INVISIBLE_LINE = re.compile(r"\s*(?:<a\s[^>]*>\s*</a>|<!--.*?-->)\s*$", re.IGNORECASE)
+
+
 def bare_headings(markdown: str) -> set[str]:
-    """The H2/H3 headings (as ``parse`` gives them) whose next line with text is a
-    deeper heading: their section has no passage of its own, only subsections."""
-    bare, lines = set(), [line for line in markdown.splitlines() if line.strip()]
+    """The H2/H3 headings (as ``parse`` gives them) whose next line with visible text
+    is a deeper heading: their section has no passage of its own, only subsections."""
+    bare = set()
+    lines = [line for line in markdown.splitlines() if line.strip() and not INVISIBLE_LINE.match(line)]
     for line, after in zip(lines, lines[1:]):
         m, deeper = HEADING.match(line), ANY_HEADING.match(after)
         if m and deeper and len(deeper.group(1)) > len(m.group(1)):

@@ -114,6 +114,13 @@ def test_a_bare_headings_section_is_landed_on_in_a_subsection_and_no_other_headi
     assert not passage_matches(bare, ["Configuration", "Preview"], "Serves the site.")
 
 
+def test_an_empty_anchor_or_comment_under_a_heading_leaves_it_bare():
+    # bem-core's inherit.ru.md: `<a name="runmode-declare"></a>` between a heading and its first subheading.
+    text = ('### Способы использования функции\n\n<a name="runmode-declare"></a>\n\n#### Объявление базового класса\n\n'
+            "Текст.\n\n### Обзор\n\n<!-- note -->\n\n#### Пример\n\n### Описание\n\n<a href=\"#x\">ссылка</a>\n\n#### Ещё\n")
+    assert queries.bare_headings(text) == {"Способы использования функции", "Обзор"}
+
+
 def test_a_chinese_sentence_whose_code_spans_the_judge_dropped_matches_the_passage_that_shows_them():
     _, sentences = queries.parse("在标签指定`name`属性的情况下，`v-model`的值为当前标签的`name`\n")
     query = queries.Query("在标签指定", "words", "tabbar", sentence=sentences[0])
