@@ -30,6 +30,11 @@ def test_clause_vectors(case):
     assert as_lists(query.clauses(case["query"], prefix=case["prefix"])) == case["clauses"]
 
 
+@pytest.mark.parametrize("case", VECTORS["words"], ids=lambda c: c["query"])
+def test_word_vectors(case):
+    assert [list(w.terms) for w in query.words(case["query"], prefix=case["prefix"])] == case["words"]
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=40) | st.sampled_from(["http://x", "foo:bar", "-", '"', "*", "~1", "^2", "+", "a:b:c", "\\"]))
 def test_raw_input_never_raises(raw):

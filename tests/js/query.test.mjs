@@ -3,10 +3,10 @@ import test from "node:test";
 import { analyzer, lunr, vectors } from "./vectors.mjs";
 import { clauseCases as limitCases, limits } from "./limit-vectors.mjs";
 import { asset } from "./assets.mjs";
-const { clauses, fuzzyClauses, queryTerms, run } = await import(asset("query.js"));
+const { clauses, fuzzyClauses, queryTerms, run, words } = await import(asset("query.js"));
 const { FIELD_BOOSTS, FIELDS, MAX_QUERY_LENGTH } = await import(asset("contract.js"));
 
-const { clauses: clauseCases, search } = vectors("queries");
+const { clauses: clauseCases, search, words: wordCases } = vectors("queries");
 const asLists = (items) => items.map((c) => [c.term, c.required, c.wildcardTrailing, c.editDistance]);
 
 for (const c of clauseCases) {
@@ -14,6 +14,12 @@ for (const c of clauseCases) {
     assert.deepEqual(asLists(clauses(analyzer, c.query, { prefix: c.prefix })), c.clauses);
   });
 }
+
+test("word vectors: each word's terms as query.py gives them", () => {
+  for (const c of wordCases) {
+    assert.deepEqual(words(analyzer, c.query, { prefix: c.prefix }).map((w) => w.terms), c.words, c.query);
+  }
+});
 
 test("fuzzy fallback spares CJK, short and wildcard terms", () => {
   assert.deepEqual(asLists(fuzzyClauses(clauses(analyzer, "路径 ab parameters"))), [

@@ -38,7 +38,8 @@ export function bigrams(text) {
 const isLoneCjk = (piece) => piece.kind === "cjk" && codePoints(piece.text) === 1;
 
 function pieceTerms(analyzer, piece) {
-  return piece.kind === "cjk" ? bigrams(piece.text) : [analyzer.stem(piece.text, piece.kind)];
+  // Each bigram once, as query.py: a run repeating one (数据结构中使用数据类) must still match.
+  return piece.kind === "cjk" ? [...new Set(bigrams(piece.text))] : [analyzer.stem(piece.text, piece.kind)];
 }
 
 function piecePrefixes(analyzer, query, pieces, i, prefix) {

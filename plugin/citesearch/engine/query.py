@@ -105,7 +105,9 @@ def _is_lone_cjk(piece: analyzer.Piece) -> bool:
 
 def _piece_terms(piece: analyzer.Piece) -> list[str]:
     if piece.kind == "cjk":
-        return analyzer.bigrams(piece.text)
+        # Each bigram once: a word matches when every one of its distinct terms is found, and a run
+        # that repeats one (数据结构中使用数据类 has 数据 twice) matched nothing at all.
+        return list(dict.fromkeys(analyzer.bigrams(piece.text)))
     return [analyzer.stem(piece.text, piece.kind)]
 
 
